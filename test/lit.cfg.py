@@ -1,0 +1,57 @@
+# lit.cfg.py - bbmap's lit suite, run once per LLVM major.
+#
+# The Debian tool directory of the build's major comes first on PATH, so
+# `clang`, `llc`, `llvm-readobj`, `FileCheck`, `not`, `yaml2obj` and `ld.lld`
+# in RUN lines are that major's. Tools of the other supported majors are
+# reachable as %llvm19/<tool> and %llvm22/<tool> when installed (features
+# have-llvm-19, have-llvm-22).
+import os
+import sys
+
+import lit.formats
+
+config.name = 'bbmap-llvm-%d' % config.llvm_major
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = ['.c', '.cpp', '.ll', '.test', '.s']
+config.excludes = ['Inputs', 'tools', 'CMakeLists.txt', 'lit.cfg.py',
+                   'lit.site.cfg.py.in']
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.bbmap_obj_root, 'test')
+
+config.environment['PATH'] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get('PATH', os.environ['PATH'])])
+config.environment.pop('BBMAP_OPTIONS', None)
+
+config.available_features.add('llvm-%d' % config.llvm_major)
+tools = os.path.join(config.test_source_root, 'tools')
+py = sys.executable
+subs = [
+    ('%plugin', config.bbmap_plugin),
+    ('%bbmap-dump', config.bbmap_dump),
+    ('%python', py),
+    ('%compare-maps', '%s %s' % (py, os.path.join(tools, 'compare-maps.py'))),
+    ('%text-digest', '%s %s' % (py, os.path.join(tools, 'text-digest.py'))),
+    ('%inputs', os.path.join(config.test_source_root, 'Inputs')),
+]
+for major in (19, 22):
+    bindir = '/usr/lib/llvm-%d/bin' % major
+    if os.path.exists(os.path.join(bindir, 'llvm-readobj')):
+        config.available_features.add('have-llvm-%d' % major)
+    subs.append(('%%llvm%d' % major, bindir))
+# The in-tree map version of this host: 2 on LLVM 19, 5 on LLVM 22.
+config.available_features.add(
+    'native-v%d' % (5 if config.llvm_major >= 22 else 2))
+
+# %differential-clang SRC FLAGS... / %differential-llc SRC FLAGS...
+for mode, compiler in (('clang', 'clang'), ('llc', 'llc')):
+    subs.append(('%%differential-%s' % mode,
+                 '%s %s --mode %s --compiler %s --plugin %s '
+                 '--readobj llvm-readobj --out %%t' %
+                 (py, os.path.join(tools, 'differential.py'), mode,
+                  os.path.join(config.llvm_tools_dir, compiler),
+                  config.bbmap_plugin)))
+# clang-19 loads pass plugins after parsing -mllvm; -fplugin loads it first.
+subs.append(('%clang_plugin_opts',
+             '-fplugin=%s -fpass-plugin=%s' % (config.bbmap_plugin,
+                                              config.bbmap_plugin)))
+config.substitutions.extend(subs)

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""compare-maps.py - compare two `llvm-readobj --bb-addr-map` outputs.
+
+Block IDs are compiler-specific (in-tree BB IDs versus bbmap's block
+numbers), so each function's IDs are replaced by the block's position in the
+function, in its entries and in its PGO successor lists, before comparing.
+Everything else (offsets, sizes, metadata, callsites, features, PGO values)
+must match exactly. With --mask-instr-hash, bits 32-47 of each block hash
+(the operand hash, which LLVM 22 computes from pointers) are ignored.
+
+Exit status: 0 identical, 1 different, 2 bad input.
+"""
+import argparse
+import difflib
+import re
+import sys
+
+ID_RE = re.compile(r'^(\s*)ID: (\d+)$')
+HASH_RE = re.compile(r'^(\s*)Hash: 0x([0-9A-Fa-f]+)$')
+
+
+def split_functions(lines):
+    """Yields lists of lines, one per `Function {` block, plus other lines."""
+    out, cur, depth = [], None, 0
+    for line in lines:
+        if cur is None and line.strip() == 'Function {':
+            cur, depth = [line], 1
+            continue
+        if cur is None:
+            out.append([line])
+            continue
+        cur.append(line)
+        depth += line.count('{') + line.count('[')
+        depth -= line.count('}') + line.count(']')
+        if depth == 0:
+            out.append(cur)
+            cur = None
+    if cur is not None:
+        raise ValueError('unterminated Function block')
+    return out
+
+
+def normalize_function(lines, mask_hash):
+    """Renumbers IDs by block position; successor IDs follow the blocks."""
+    in_pgo = False
+    position = {}
+    for line in lines:
+        if line.strip() == 'PGO analyses {':
+            in_pgo = True
+        m = ID_RE.match(line)
+        if m and not in_pgo:
+            if m.group(2) in position:
+                raise ValueError('duplicate block ID %s' % m.group(2))
+            position[m.group(2)] = len(position)
+    result, in_pgo = [], False
+    for line in lines:
+        if line.strip() == 'PGO analyses {':
+            in_pgo = True
+        m = ID_RE.match(line)
+        if m:
+            if m.group(2) not in position:
+                raise ValueError('successor ID %s names no block' % m.group(2))
+            line = '%sID: #%d' % (m.group(1), position[m.group(2)])
+        h = HASH_RE.match(line)
+        if h and mask_hash:
+            v = int(h.group(2), 16) & ~(0xffff << 32)
+            line = '%sHash: 0x%X (operand part masked)' % (h.group(1), v)
+        result.append(line)
+    return result, len(position)
+
+
+def normalize(path, mask_hash):
+    with open(path) as f:
+        lines = [l.rstrip('\n') for l in f if not l.startswith('File: ')]
+    text, functions, blocks = [], 0, 0
+    for chunk in split_functions(lines):
+        if chunk[0].strip() == 'Function {':
+            norm, n = normalize_function(chunk, mask_hash)
+            functions += 1
+            blocks += n
+            text.extend(norm)
+        else:
+            text.extend(chunk)
+    return text, functions, blocks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('expected')
+    ap.add_argument('actual')
+    ap.add_argument('--mask-instr-hash', action='store_true')
+    args = ap.parse_args()
+    try:
+        exp, nf, nb = normalize(args.expected, args.mask_instr_hash)
+        act, af, ab = normalize(args.actual, args.mask_instr_hash)
+    except (OSError, ValueError) as e:
+        print('compare-maps: error: %s' % e, file=sys.stderr)
+        return 2
+    if exp != act:
+        sys.stdout.writelines(l + '\n' for l in difflib.unified_diff(
+            exp, act, args.expected, args.actual, lineterm=''))
+        print('map: DIFFERENT')
+        return 1
+    print('map: identical (%d functions, %d blocks)' % (nf, nb))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""differential.py - build one input three ways and compare.
+
+  in-tree: the compiler's own map (-fbasic-block-address-map, or llc's
+           -basic-block-address-map)
+  plugin:  bbmap-plugin.so loaded into the same compiler
+  plain:   no map at all
+
+The plugin's map, decoded by llvm-readobj, must equal the in-tree one (block
+IDs renumbered by position, see compare-maps.py), and the plugin's code and
+code relocations must equal the plain build's (see text-digest.py).
+
+Usage: differential.py --mode clang|llc --compiler CC --plugin SO
+                       --readobj READOBJ --out PREFIX SRC [FLAG ...]
+Flags after SRC go to every build; --plugin-flag adds one to the plugin build
+only (for example -bbmap-pgo-analysis=all), --intree-flag to the in-tree one.
+"""
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(cmd, out=None):
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    if res.returncode != 0:
+        sys.stderr.write('$ %s\n%s%s' % (' '.join(cmd), res.stdout,
+                                         res.stderr))
+        raise SystemExit('differential: command failed (exit %d)' %
+                         res.returncode)
+    if out:
+        with open(out, 'w') as f:
+            f.write(res.stdout)
+    return res.stdout
+
+
+def build(args, extra, obj):
+    if args.mode == 'clang':
+        cmd = [args.compiler, '-c', args.src, '-o', obj]
+    else:
+        cmd = [args.compiler, '-filetype=obj', args.src, '-o', obj]
+    run(cmd + args.flags + extra)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--mode', choices=('clang', 'llc'), required=True)
+    ap.add_argument('--compiler', required=True)
+    ap.add_argument('--plugin', required=True)
+    ap.add_argument('--readobj', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--plugin-flag', action='append', default=[])
+    ap.add_argument('--intree-flag', action='append', default=[])
+    ap.add_argument('--mask-instr-hash', action='store_true')
+    ap.add_argument('src')
+    ap.add_argument('flags', nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+
+    if args.mode == 'clang':
+        load = ['-fpass-plugin=' + args.plugin]
+        if args.plugin_flag:  # clang-19 parses -mllvm before -fpass-plugin
+            load += ['-fplugin=' + args.plugin]
+        load += [w for f in args.plugin_flag for w in ('-mllvm', f)]
+        intree = ['-fbasic-block-address-map']
+        intree += [w for f in args.intree_flag for w in ('-mllvm', f)]
+    else:
+        load = ['-load=' + args.plugin] + args.plugin_flag
+        intree = ['-basic-block-address-map'] + args.intree_flag
+
+    objs = {k: '%s.%s.o' % (args.out, k) for k in ('intree', 'plugin',
+                                                   'plain')}
+    build(args, intree, objs['intree'])
+    build(args, load, objs['plugin'])
+    build(args, [], objs['plain'])
+
+    maps = {}
+    for k in ('intree', 'plugin'):
+        maps[k] = '%s.%s.map.txt' % (args.out, k)
+        run([args.readobj, '--bb-addr-map', objs[k]], maps[k])
+    cmp = [sys.executable, os.path.join(TOOLS, 'compare-maps.py'),
+           maps['intree'], maps['plugin']]
+    if args.mask_instr_hash:
+        cmp.append('--mask-instr-hash')
+    res = subprocess.run(cmp, stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(res.stdout)
+
+    digest = os.path.join(TOOLS, 'text-digest.py')
+    plain = run([sys.executable, digest, objs['plain']])
+    plugin = run([sys.executable, digest, objs['plugin']])
+    sections = sum(1 for l in plain.splitlines() if l.startswith('section'))
+    if plain == plugin:
+        print('text: identical (%d code sections)' % sections)
+    else:
+        print('text: DIFFERENT')
+
+        sys.stdout.writelines(difflib.unified_diff(
+            plain.splitlines(True), plugin.splitlines(True), 'plain',
+            'plugin'))
+    return 0 if res.returncode == 0 and plain == plugin else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
