@@ -12,7 +12,10 @@
 #include "llvm/MC/MCSectionELF.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSymbolELF.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
+#include <string>
 
 using namespace llvm;
 
@@ -128,11 +131,41 @@ private:
   Encoding Enc;
 };
 
+#if LLVM_VERSION_MAJOR < 20
+/// LLVM 19 prints the legacy type as "@llvm_bb_addr_map_v0", which its own
+/// assembler rejects. For textual output, spell the section switch with the
+/// numeric type, which every assembler accepts.
+bool needsNumericLegacyType(const MCStreamer &OS, Encoding Enc) {
+  return Enc.LegacyType && OS.hasRawTextSupport();
+}
+
+std::string legacySectionDirective(const MCSectionELF &Text) {
+  const MCSymbol *Group = Text.getGroup();
+  std::string D = ".pushsection " + std::string(SectionName) + ",\"o";
+  D += Group ? "G\"" : "\"";
+  D += ",@0x" + utohexstr(SHT_BB_ADDR_MAP_V0, /*LowerCase=*/true) + "," +
+       Text.getBeginSymbol()->getName().str();
+  if (Group)
+    D += "," + Group->getName().str() + ",comdat";
+  if (Text.getUniqueID() != MCSection::NonUniqueID)
+    D += ",unique," + std::to_string(Text.getUniqueID());
+  return D;
+}
+#endif
+
 } // namespace
 
 void emitFunctionMap(AsmPrinter &AP, const MCSectionELF &Text,
                      const FunctionMap &F, Encoding Enc) {
   MCStreamer &OS = *AP.OutStreamer;
+#if LLVM_VERSION_MAJOR < 20
+  if (needsNumericLegacyType(OS, Enc)) {
+    OS.emitRawText(legacySectionDirective(Text));
+    RecordWriter(AP, F, Enc).write();
+    OS.emitRawText(".popsection");
+    return;
+  }
+#endif
   OS.pushSection();
   OS.switchSection(mapSectionFor(AP.OutContext, Text, Enc));
   RecordWriter(AP, F, Enc).write();

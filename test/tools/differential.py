@@ -12,7 +12,7 @@ code relocations must equal the plain build's (see text-digest.py).
 
 Usage: differential.py --mode clang|llc --compiler CC --plugin SO
                        --readobj READOBJ --out PREFIX SRC [FLAG ...]
-Flags after SRC go to every build; --plugin-flag adds one to the plugin build
+Unknown flags go to every build; --plugin-flag adds one to the plugin build
 only (for example -bbmap-pgo-analysis=all), --intree-flag to the in-tree one.
 """
 import argparse
@@ -47,7 +47,8 @@ def build(args, extra, obj):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+                                 allow_abbrev=False)
     ap.add_argument('--mode', choices=('clang', 'llc'), required=True)
     ap.add_argument('--compiler', required=True)
     ap.add_argument('--plugin', required=True)
@@ -56,9 +57,12 @@ def main():
     ap.add_argument('--plugin-flag', action='append', default=[])
     ap.add_argument('--intree-flag', action='append', default=[])
     ap.add_argument('--mask-instr-hash', action='store_true')
+    ap.add_argument('--link', action='store_true',
+                    help='decode maps after linking with ld.lld (for targets '
+                    'whose .o relocations llvm-readobj cannot apply)')
     ap.add_argument('src')
-    ap.add_argument('flags', nargs=argparse.REMAINDER)
-    args = ap.parse_args()
+    # Everything this script does not know is a compiler flag, in order.
+    args, args.flags = ap.parse_known_args()
 
     if args.mode == 'clang':
         load = ['-fpass-plugin=' + args.plugin]
@@ -79,8 +83,13 @@ def main():
 
     maps = {}
     for k in ('intree', 'plugin'):
+        mapped = objs[k]
+        if args.link:
+            mapped = objs[k] + '.exe'
+            run([os.path.join(os.path.dirname(args.compiler), 'ld.lld'),
+                 '--unresolved-symbols=ignore-all', '-o', mapped, objs[k]])
         maps[k] = '%s.%s.map.txt' % (args.out, k)
-        run([args.readobj, '--bb-addr-map', objs[k]], maps[k])
+        run([args.readobj, '--bb-addr-map', mapped], maps[k])
     cmp = [sys.executable, os.path.join(TOOLS, 'compare-maps.py'),
            maps['intree'], maps['plugin']]
     if args.mask_instr_hash:

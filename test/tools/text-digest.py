@@ -4,7 +4,8 @@
 For every SHF_EXECINSTR section: its name, size and SHA-256, then every
 relocation that applies to it (offset, type, symbol, addend). Two objects
 whose digests are equal have the same code bytes and the same relocations,
-whatever labels or non-code sections differ.
+whatever labels or non-code sections differ. Relocations against local
+labels and sections are shown as section+offset.
 """
 import hashlib
 import struct
@@ -61,8 +62,12 @@ class Elf:
                 name, info, _, shndx, value, _ = self.unpack('IBBHQQ', off)
             else:
                 name, value, _, info, _, shndx = self.unpack('IIIBBH', off)
-            if info & 0xf == 3 and shndx < len(self.sections):  # STT_SECTION
-                out.append('[section %s]' % self.sections[shndx]['name'])
+            local_def = info >> 4 == 0 and 0 < shndx < len(self.sections)
+            if local_def and info & 0xf in (0, 3):  # STT_NOTYPE, STT_SECTION
+                # A local label or section: name what it resolves to, since
+                # which local label an assembler picks is not code.
+                out.append('[section %s]+0x%x' %
+                           (self.sections[shndx]['name'], value))
             else:
                 out.append(self.cstr(strtab['offset'] + name))
         return out
