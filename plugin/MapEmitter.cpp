@@ -6,14 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "MapEmitter.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCSectionELF.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSymbolELF.h"
-#include "llvm/Config/llvm-config.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
 #include <string>
 

@@ -114,6 +114,19 @@ unsigned countRanges(const MachineFunction &MF) {
   return N;
 }
 
+/// Calls \p Visit for every block of \p MF with its entry in \p F, which
+/// holds one entry per block in layout order, split into ranges.
+template <typename Fn>
+void forEachEntry(MachineFunction &MF, FunctionMap &F, Fn Visit) {
+  auto Range = F.Ranges.begin();
+  auto Entry = Range->Blocks.begin();
+  for (MachineBasicBlock &MBB : MF) {
+    if (Entry == Range->Blocks.end())
+      Entry = (++Range)->Blocks.begin();
+    Visit(MBB, *Entry++);
+  }
+}
+
 } // namespace
 
 MapHandler::MapHandler(AsmPrinter &AP, Expected<MapOptions> O) : AP(AP) {
@@ -204,31 +217,29 @@ std::optional<FunctionMap> MapHandler::collect(MachineFunction &MF) {
   return F;
 }
 
-void MapHandler::addPGOAnalysis(const MachineFunction &MF, FunctionMap &F) {
+void MapHandler::addPGOAnalysis(MachineFunction &MF, FunctionMap &F) {
   if (std::optional<Function::ProfileCount> Count =
           MF.getFunction().getEntryCount())
     F.EntryCount = Count->getCount();
   const MachineBlockFrequencyInfo *MBFI = nullptr;
   if (F.Features & feature::BBFreq)
-    if (auto *Lazy = AP.getAnalysisIfAvailable<LazyMachineBlockFrequencyInfoPass>())
+    if (auto *Lazy =
+            AP.getAnalysisIfAvailable<LazyMachineBlockFrequencyInfoPass>())
       MBFI = &Lazy->getBFI();
   const MachineBranchProbabilityInfo *MBPI = nullptr;
   if (F.Features & feature::BrProb)
-    if (auto *W = AP.getAnalysisIfAvailable<MachineBranchProbabilityInfoWrapperPass>())
+    if (auto *W = AP.getAnalysisIfAvailable<
+                  MachineBranchProbabilityInfoWrapperPass>())
       MBPI = &W->getMBPI();
-  auto Block = F.Ranges.begin()->Blocks.begin();
-  auto Range = F.Ranges.begin();
-  for (const MachineBasicBlock &MBB : MF) {
-    if (Block == Range->Blocks.end())
-      Block = (++Range)->Blocks.begin();
+  forEachEntry(MF, F, [&](MachineBasicBlock &MBB, BlockEntry &B) {
     if (MBFI)
-      Block->Frequency = MBFI->getBlockFreq(&MBB).getFrequency();
+      B.Frequency = MBFI->getBlockFreq(&MBB).getFrequency();
     if (MBPI)
       for (const MachineBasicBlock *Succ : MBB.successors())
-        Block->Successors.emplace_back(
-            blockID(*Succ), MBPI->getEdgeProbability(&MBB, Succ).getNumerator());
-    ++Block;
-  }
+        B.Successors.emplace_back(
+            blockID(*Succ),
+            MBPI->getEdgeProbability(&MBB, Succ).getNumerator());
+  });
 }
 
 const MCSymbol *MapHandler::functionBeginLabel() {
@@ -259,13 +270,8 @@ void MapHandler::placeLabels(MachineFunction &MF, FunctionMap &F) {
     return S;
   };
   const MCSymbol *FunctionBegin = functionBeginLabel();
-  auto Range = F.Ranges.begin();
-  auto Block = Range->Blocks.begin();
   const MCSymbol *PrevEnd = FunctionBegin;
-  for (MachineBasicBlock &MBB : MF) {
-    if (Block == Range->Blocks.end())
-      Block = (++Range)->Blocks.begin();
-    BlockEntry &B = *Block++;
+  forEachEntry(MF, F, [&](MachineBasicBlock &MBB, BlockEntry &B) {
     if (MBB.isEntryBlock()) {
       B.Begin = FunctionBegin;
     } else if (MBB.isBeginSection() || !MBB.pred_empty()) {
@@ -280,14 +286,14 @@ void MapHandler::placeLabels(MachineFunction &MF, FunctionMap &F) {
       // Empty and unreachable: it occupies no bytes after the previous end.
       B.Begin = PrevEnd;
     }
-    if (&B == &Range->Blocks.front())
-      Range->Base = B.Begin;
     for (MachineInstr &MI : MBB)
       if ((F.Features & feature::CallsiteEndOffsets) && MI.isCall())
         B.CallsiteEnds.push_back(AfterInstr(MI));
     B.End = MBB.empty() ? B.Begin : AfterInstr(MBB.back());
     PrevEnd = B.End;
-  }
+  });
+  for (BlockRange &R : F.Ranges)
+    R.Base = R.Blocks.front().Begin;
 }
 
 } // namespace bbmap

@@ -1,4 +1,5 @@
-//===- plugin/MapHandler.h - AsmPrinter handler emitting the map -*- C++ -*-===//
+//===- plugin/MapHandler.h - AsmPrinter handler emitting the map -*- C++
+//-*-===//
 //
 // An AsmPrinterHandler attached to every AsmPrinter the host creates. At the
 // start of each function it marks the labels the map needs (block begins,
@@ -39,7 +40,7 @@ private:
                       unsigned NumRanges) const;
   const llvm::MCSymbol *functionBeginLabel();
   void placeLabels(llvm::MachineFunction &MF, FunctionMap &F);
-  void addPGOAnalysis(const llvm::MachineFunction &MF, FunctionMap &F);
+  void addPGOAnalysis(llvm::MachineFunction &MF, FunctionMap &F);
 
   llvm::AsmPrinter &AP;
   MapOptions Opts;

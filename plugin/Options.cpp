@@ -68,8 +68,8 @@ Expected<Encoding> parseEncoding(StringRef S) {
   if (!S.getAsInteger(10, V) && V <= MaxVersion)
     return Encoding::versioned(V);
   return optionError("invalid -bbmap-version '" + S +
-                     "' (expected native, v0-type or 0-" +
-                     Twine(MaxVersion) + ")");
+                     "' (expected native, v0-type or 0-" + Twine(MaxVersion) +
+                     ")");
 }
 
 Expected<uint16_t> parsePGOFeatures(StringRef S) {
@@ -187,8 +187,7 @@ Error checkCombination(const MapOptions &O) {
     return E;
   if (Error E = Needs(O.BlockHash, feature::BBHash, "-bbmap-bb-hash"))
     return E;
-  if (O.SkipBBEntries &&
-      (O.PGOFeatures & (feature::BBFreq | feature::BrProb)))
+  if (O.SkipBBEntries && (O.PGOFeatures & (feature::BBFreq | feature::BrProb)))
     return optionError("-bbmap-skip-bb-entries cannot be combined with "
                        "bb-freq or br-prob: they need the block entries");
   return Error::success();

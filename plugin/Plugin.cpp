@@ -43,7 +43,8 @@ AsmPrinter *createPrinterWithMap(TargetMachine &TM,
     return nullptr;
   AsmPrinter *AP = It->second.createAsmPrinter(TM, std::move(Streamer));
   if (AP)
-    AP->addAsmPrinterHandler(std::make_unique<MapHandler>(*AP, resolveOptions()));
+    AP->addAsmPrinterHandler(
+        std::make_unique<MapHandler>(*AP, resolveOptions()));
   return AP;
 }
 
@@ -63,8 +64,8 @@ const bool Wrapped = (wrapAsmPrinters(), true);
 } // namespace
 } // namespace bbmap
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    PassPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
     llvmGetPassPluginInfo() {
   // Nothing to add to the pass pipeline: all work happens in the AsmPrinter.
   return {LLVM_PLUGIN_API_VERSION, "bbmap", BBMAP_VERSION,
