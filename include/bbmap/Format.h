@@ -38,6 +38,30 @@ inline constexpr uint16_t BBHash = 1u << 6;
 inline constexpr uint16_t PostLinkCfg = 1u << 7;
 inline constexpr uint16_t PGOMask = FuncEntryCount | BBFreq | BrProb;
 inline constexpr uint16_t KnownMask = 0xff;
+
+/// Name of a single feature bit, as in LLVM's BBAddrMap::Features.
+constexpr std::string_view name(uint16_t Bit) {
+  switch (Bit) {
+  case FuncEntryCount:
+    return "FuncEntryCount";
+  case BBFreq:
+    return "BBFreq";
+  case BrProb:
+    return "BrProb";
+  case MultiBBRange:
+    return "MultiBBRange";
+  case OmitBBEntries:
+    return "OmitBBEntries";
+  case CallsiteEndOffsets:
+    return "CallsiteEndOffsets";
+  case BBHash:
+    return "BBHash";
+  case PostLinkCfg:
+    return "PostLinkCfg";
+  default:
+    return "unknown";
+  }
+}
 } // namespace feature
 
 /// Metadata bits of each block entry.
@@ -70,9 +94,7 @@ struct Encoding {
   bool hasBlockIDs() const { return !LegacyType && Version >= 2; }
   /// Block offsets are measured from the function start rather than from
   /// the end of the previous block.
-  bool offsetsFromFunctionStart() const {
-    return LegacyType || Version == 0;
-  }
+  bool offsetsFromFunctionStart() const { return LegacyType || Version == 0; }
   /// Lowest version that may carry feature bit \p Bit (one of feature::*).
   /// The legacy type carries none.
   static constexpr unsigned minVersionFor(uint16_t Bit) {

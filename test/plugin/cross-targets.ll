@@ -6,6 +6,9 @@
 ; RUN: %differential-llc %s -O2 -mtriple=aarch64-linux-gnu | FileCheck %s
 ; RUN: %differential-llc %s -O2 -mtriple=riscv64-linux-gnu | FileCheck %s
 ; RUN: %differential-llc %s -O2 -mtriple=riscv64-linux-gnu -mattr=+c,+relax | FileCheck %s
+; RUN: %differential-llc %s -O0 -mtriple=aarch64-linux-gnu | FileCheck %s
+; RUN: %differential-llc %s -O0 -mtriple=riscv64-linux-gnu | FileCheck %s
+; RUN: %differential-llc %s -O0 -mtriple=i686-linux-gnu --link | FileCheck %s
 ; RUN: llc -O2 -mtriple=i686-linux-gnu -load=%plugin %s -filetype=obj -o %t.o
 ; RUN: llvm-readelf -h %t.o | FileCheck %s --check-prefix=ELF32
 ;
