@@ -12,6 +12,7 @@
 # Usage: bench/sqlite-map.sh [19|22 ...]   (default: 19 22)
 # Outputs go to bench/out/sqlite-map/llvm-N/.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 majors=()
@@ -39,6 +40,15 @@ EXPECTED="eng|2|300.0|150.0
 hr|0|0.0|
 ops|3|150.0|50.0
 500500|1000"
+
+# diff_functions DIFF MAP: the functions of MAP that DIFF's hunks touch.
+# compare-maps drops MAP's 'File:' line and gives 3 lines of context, so
+# hunk line L is around MAP line L+4.
+diff_functions() {
+  sed -En 's/^@@ -([0-9]+).*/\1/p' "$1" | while read -r l; do
+    awk -v l=$((l + 4)) '/^    Name: / { n = $2 } NR == l { print n; exit }' "$2"
+  done | sort -u | tr '\n' ' '
+}
 
 # check_one N: compiles, compares, links and runs for clang-N, prints a
 # summary line, and sets failed=1 if a check fails.
@@ -69,7 +79,9 @@ check_one() {
       funcs=$((funcs + f)) blocks=$((blocks + b))
     else
       map=no
-      echo "llvm-$n: $src.o map differs (full diff: $out/$src.map-diff):" >&2
+      echo "llvm-$n: $src.o map differs in functions:" \
+        "$(diff_functions "$out/$src.map-diff" "$out/$src.intree.map")" >&2
+      echo "full diff: $out/$src.map-diff; first lines:" >&2
       head -n 40 "$out/$src.map-diff" >&2
     fi
     for mode in plain plugin; do

@@ -84,6 +84,21 @@ def normalize(path, mask_hash):
     return text, functions, blocks
 
 
+def print_first_difference(exp, act, exp_name, act_name, context=40):
+    """Diffs a window around the first differing line: a full diff of two
+    large maps that differ everywhere is quadratic."""
+    first = next((i for i, (a, b) in enumerate(zip(exp, act)) if a != b),
+                 min(len(exp), len(act)))
+    lo = max(0, first - context)
+    hi = first + context
+    mismatches = sum(a != b for a, b in zip(exp, act)) + abs(len(exp) -
+                                                             len(act))
+    print('first difference at line %d of %d; %d lines differ' %
+          (first + 1, len(exp), mismatches))
+    sys.stdout.writelines(l + '\n' for l in difflib.unified_diff(
+        exp[lo:hi], act[lo:hi], exp_name, act_name, lineterm=''))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('expected')
@@ -97,8 +112,7 @@ def main():
         print('compare-maps: error: %s' % e, file=sys.stderr)
         return 2
     if exp != act:
-        sys.stdout.writelines(l + '\n' for l in difflib.unified_diff(
-            exp, act, args.expected, args.actual, lineterm=''))
+        print_first_difference(exp, act, args.expected, args.actual)
         print('map: DIFFERENT')
         return 1
     print('map: identical (%d functions, %d blocks)' % (nf, nb))
