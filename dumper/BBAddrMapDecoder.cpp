@@ -1,0 +1,398 @@
+//===- dumper/BBAddrMapDecoder.cpp - .llvm_bb_addr_map decoder ------------===//
+//
+// Implementation of decodeBBAddrMap: a bounds-checked reader over the section
+// bytes plus one decoding function per level of the record (function header,
+// range, block, PGO block). Every count is checked against the bytes left
+// before anything proportional to it is allocated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BBAddrMapDecoder.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+char DecodeError::ID = 0;
+
+void DecodeError::log(raw_ostream &OS) const {
+  OS << "offset 0x" << Twine::utohexstr(Offset) << ": " << Message;
+}
+
+std::error_code DecodeError::convertToErrorCode() const {
+  return std::make_error_code(std::errc::illegal_byte_sequence);
+}
+
+namespace {
+
+Error decodeError(uint64_t Offset, const Twine &Msg) {
+  return make_error<DecodeError>(Offset, Msg.str());
+}
+
+std::string hex(uint64_t V) { return "0x" + Twine::utohexstr(V).str(); }
+
+StringRef nameOf(uint16_t FeatureBit) {
+  std::string_view Name = feature::name(FeatureBit);
+  return StringRef(Name.data(), Name.size());
+}
+
+/// A cursor over the section bytes whose reads fail with a DecodeError that
+/// names the field being read.
+class Reader {
+public:
+  Reader(ArrayRef<uint8_t> Bytes, const DecodeOptions &Opts)
+      : Data(Bytes, Opts.IsLittleEndian, Opts.AddressSize), Cur(0),
+        AddressSize(Opts.AddressSize) {}
+  ~Reader() { consumeError(Cur.takeError()); }
+
+  uint64_t tell() const { return Cur.tell(); }
+  uint64_t bytesLeft() const { return Data.size() - Cur.tell(); }
+  bool atEnd() const { return Cur.tell() >= Data.size(); }
+  uint8_t addressSize() const { return AddressSize; }
+
+  /// Reads a fixed-width field of \p Size bytes in the file's byte order.
+  Expected<uint64_t> fixed(unsigned Size, StringRef What);
+  /// Reads a ULEB128 field and rejects values above \p Max.
+  Expected<uint64_t> uleb(StringRef What, uint64_t Max = UINT32_MAX);
+  /// Reads a ULEB128 count of items that each take at least \p MinItemBytes
+  /// bytes, and rejects counts that cannot fit in the bytes left.
+  Expected<uint64_t> count(StringRef What, uint64_t MinItemBytes,
+                           uint64_t Max = UINT32_MAX);
+
+private:
+  /// True if the ULEB128 at \p Offset has no terminating byte.
+  bool ulebRunsPastEnd(uint64_t Offset) const;
+
+  DataExtractor Data;
+  DataExtractor::Cursor Cur;
+  uint8_t AddressSize;
+};
+
+Expected<uint64_t> Reader::fixed(unsigned Size, StringRef What) {
+  uint64_t Start = tell();
+  uint64_t Value = Data.getUnsigned(Cur, Size);
+  if (Cur)
+    return Value;
+  consumeError(Cur.takeError());
+  return decodeError(Start, "truncated " + What + ": needs " + Twine(Size) +
+                                " bytes, " + Twine(Data.size() - Start) +
+                                " left");
+}
+
+bool Reader::ulebRunsPastEnd(uint64_t Offset) const {
+  StringRef Bytes = Data.getData();
+  for (uint64_t I = Offset; I < Bytes.size(); ++I)
+    if (!(static_cast<uint8_t>(Bytes[I]) & 0x80))
+      return false;
+  return true;
+}
+
+Expected<uint64_t> Reader::uleb(StringRef What, uint64_t Max) {
+  uint64_t Start = tell();
+  uint64_t Value = Data.getULEB128(Cur);
+  if (!Cur) {
+    consumeError(Cur.takeError());
+    if (ulebRunsPastEnd(Start))
+      return decodeError(Start, "truncated ULEB128 " + What);
+    return decodeError(Start, "ULEB128 " + What + " does not fit in 64 bits");
+  }
+  if (Value > Max)
+    return decodeError(
+        Start, What + " " + hex(Value) + " exceeds " +
+                   (Max == UINT32_MAX ? "UINT32_MAX" : hex(Max).c_str()));
+  return Value;
+}
+
+Expected<uint64_t> Reader::count(StringRef What, uint64_t MinItemBytes,
+                                 uint64_t Max) {
+  uint64_t Start = tell();
+  Expected<uint64_t> N = uleb(What, Max);
+  if (!N || MinItemBytes == 0)
+    return N;
+  if (*N > bytesLeft() / MinItemBytes)
+    return decodeError(Start, What + " " + Twine(*N) + " needs at least " +
+                                  Twine(SaturatingMultiply(*N, MinItemBytes)) +
+                                  " bytes, " + Twine(bytesLeft()) + " left");
+  return N;
+}
+
+/// Decodes the records of one section.
+class SectionDecoder {
+public:
+  SectionDecoder(ArrayRef<uint8_t> Contents, const DecodeOptions &Opts,
+                 AddressResolver Resolve)
+      : R(Contents, Opts), Opts(Opts), Resolve(Resolve) {}
+
+  Expected<std::vector<FunctionMap>> run();
+
+private:
+  Error decodeHeader(FunctionMap &F);
+  Error checkFeatures(const FunctionMap &F, uint64_t FeatureOffset);
+  Expected<uint64_t> readAddress(StringRef What);
+  Error decodeRanges(FunctionMap &F);
+  Error decodeRange(FunctionMap &F, BlockRange &Range);
+  Error decodeBlock(const FunctionMap &F, uint32_t Index,
+                    uint32_t &PrevEndOffset, BlockEntry &B);
+  Error decodeCallsites(BlockEntry &B);
+  uint64_t minBlockBytes(const FunctionMap &F) const;
+  Error decodePGO(FunctionMap &F);
+  Error decodePGOBlock(const FunctionMap &F, PGOBlock &B);
+
+  Reader R;
+  DecodeOptions Opts;
+  AddressResolver Resolve;
+};
+
+Expected<std::vector<FunctionMap>> SectionDecoder::run() {
+  std::vector<FunctionMap> Functions;
+  while (!R.atEnd()) {
+    FunctionMap F;
+    F.SectionOffset = R.tell();
+    if (Error E = decodeHeader(F))
+      return E;
+    if (Error E = decodeRanges(F))
+      return E;
+    if (Error E = decodePGO(F))
+      return E;
+    Functions.push_back(std::move(F));
+  }
+  return Functions;
+}
+
+Error SectionDecoder::decodeHeader(FunctionMap &F) {
+  if (Opts.LegacyType) {
+    F.Enc = Encoding::legacy();
+    return Error::success();
+  }
+  uint64_t VersionOffset = R.tell();
+  Expected<uint64_t> Version = R.fixed(1, "version");
+  if (!Version)
+    return Version.takeError();
+  if (*Version > MaxVersion)
+    return decodeError(VersionOffset, "unsupported version " + Twine(*Version));
+  F.Enc = Encoding::versioned(*Version);
+  uint64_t FeatureOffset = R.tell();
+  Expected<uint64_t> Features =
+      R.fixed(F.Enc.featureFieldSize(), "feature field");
+  if (!Features)
+    return Features.takeError();
+  F.Features = *Features;
+  return checkFeatures(F, FeatureOffset);
+}
+
+Error SectionDecoder::checkFeatures(const FunctionMap &F,
+                                    uint64_t FeatureOffset) {
+  if (uint16_t Unknown = F.Features & ~feature::KnownMask)
+    return decodeError(FeatureOffset, "unknown feature bits " + hex(Unknown) +
+                                          " in feature field " +
+                                          hex(F.Features));
+  for (unsigned Bit = 0; Bit < 16; ++Bit) {
+    uint16_t Mask = 1u << Bit;
+    unsigned MinVersion = Encoding::minVersionFor(Mask);
+    if (F.has(Mask) && F.Enc.Version < MinVersion)
+      return decodeError(FeatureOffset,
+                         "feature " + nameOf(Mask) + " (" + hex(Mask) +
+                             ") needs version " + Twine(MinVersion) +
+                             " or later, record has version " +
+                             Twine(static_cast<unsigned>(F.Enc.Version)));
+  }
+  return Error::success();
+}
+
+Expected<uint64_t> SectionDecoder::readAddress(StringRef What) {
+  uint64_t Offset = R.tell();
+  Expected<uint64_t> Stored = R.fixed(R.addressSize(), What);
+  if (!Stored)
+    return Stored.takeError();
+  Expected<uint64_t> Address = Resolve(Offset, *Stored);
+  if (!Address)
+    return decodeError(Offset, What + ": " + toString(Address.takeError()));
+  return *Address;
+}
+
+Error SectionDecoder::decodeRanges(FunctionMap &F) {
+  uint64_t NumRanges = 1;
+  if (F.has(feature::MultiBBRange)) {
+    uint64_t Offset = R.tell();
+    Expected<uint64_t> N = R.count("number of BB ranges", R.addressSize() + 1);
+    if (!N)
+      return N.takeError();
+    if (*N == 0)
+      return decodeError(Offset, "number of BB ranges is zero");
+    NumRanges = *N;
+  }
+  F.Ranges.resize(NumRanges);
+  for (BlockRange &Range : F.Ranges)
+    if (Error E = decodeRange(F, Range))
+      return E;
+  return Error::success();
+}
+
+uint64_t SectionDecoder::minBlockBytes(const FunctionMap &F) const {
+  // Offset, size and metadata are at least one byte each.
+  uint64_t Bytes = 3;
+  if (F.Enc.hasBlockIDs())
+    ++Bytes;
+  if (F.has(feature::CallsiteEndOffsets))
+    ++Bytes;
+  if (F.has(feature::BBHash))
+    Bytes += 8;
+  return Bytes;
+}
+
+Error SectionDecoder::decodeRange(FunctionMap &F, BlockRange &Range) {
+  Expected<uint64_t> Base = readAddress("base address");
+  if (!Base)
+    return Base.takeError();
+  Range.BaseAddress = *Base;
+  bool Omit = F.has(feature::OmitBBEntries);
+  Expected<uint64_t> N =
+      R.count("number of blocks", Omit ? 0 : minBlockBytes(F));
+  if (!N)
+    return N.takeError();
+  Range.NumBlocks = *N;
+  if (Omit)
+    return Error::success();
+  Range.Blocks.resize(Range.NumBlocks);
+  uint32_t PrevEndOffset = 0;
+  for (uint32_t I = 0; I < Range.NumBlocks; ++I)
+    if (Error E = decodeBlock(F, I, PrevEndOffset, Range.Blocks[I]))
+      return E;
+  return Error::success();
+}
+
+Error SectionDecoder::decodeCallsites(BlockEntry &B) {
+  Expected<uint64_t> N = R.count("number of callsites", 1);
+  if (!N)
+    return N.takeError();
+  uint32_t Last = 0;
+  B.CallsiteEndOffsets.reserve(*N);
+  for (uint64_t I = 0; I < *N; ++I) {
+    Expected<uint64_t> Delta = R.uleb("callsite end offset");
+    if (!Delta)
+      return Delta.takeError();
+    Last += *Delta;
+    B.CallsiteEndOffsets.push_back(Last);
+  }
+  return Error::success();
+}
+
+Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
+                                  uint32_t &PrevEndOffset, BlockEntry &B) {
+  B.ID = Index;
+  if (F.Enc.hasBlockIDs()) {
+    Expected<uint64_t> ID = R.uleb("block ID");
+    if (!ID)
+      return ID.takeError();
+    B.ID = *ID;
+  }
+  Expected<uint64_t> Offset = R.uleb("block offset");
+  if (!Offset)
+    return Offset.takeError();
+  if (F.has(feature::CallsiteEndOffsets))
+    if (Error E = decodeCallsites(B))
+      return E;
+  Expected<uint64_t> Size = R.uleb("block size");
+  if (!Size)
+    return Size.takeError();
+  uint64_t MetadataOffset = R.tell();
+  Expected<uint64_t> MD = R.uleb("block metadata");
+  if (!MD)
+    return MD.takeError();
+  if (uint32_t Unknown = *MD & ~metadata::KnownMask)
+    return decodeError(MetadataOffset, "unknown metadata bits " + hex(Unknown) +
+                                           " in block metadata " + hex(*MD));
+  B.Metadata = *MD;
+  if (F.has(feature::BBHash)) {
+    Expected<uint64_t> Hash = R.fixed(8, "block hash");
+    if (!Hash)
+      return Hash.takeError();
+    B.Hash = *Hash;
+  }
+  // Sizes and offsets wrap at 32 bits exactly as in LLVM's decoder.
+  uint32_t LastCallsite =
+      B.CallsiteEndOffsets.empty() ? 0 : B.CallsiteEndOffsets.back();
+  B.Size = static_cast<uint32_t>(*Size) + LastCallsite;
+  B.Offset = *Offset;
+  if (!F.Enc.offsetsFromFunctionStart()) {
+    B.Offset += PrevEndOffset;
+    PrevEndOffset = B.Offset + B.Size;
+  }
+  return Error::success();
+}
+
+Error SectionDecoder::decodePGO(FunctionMap &F) {
+  if (!(F.Features & feature::PGOMask))
+    return Error::success();
+  PGOAnalysis &PGO = F.PGO.emplace();
+  if (F.has(feature::FuncEntryCount)) {
+    Expected<uint64_t> Count = R.uleb("function entry count", UINT64_MAX);
+    if (!Count)
+      return Count.takeError();
+    PGO.FuncEntryCount = *Count;
+  }
+  if (!F.has(feature::BBFreq) && !F.has(feature::BrProb))
+    return Error::success();
+  size_t NumBlocks = 0;
+  for (const BlockRange &Range : F.Ranges)
+    NumBlocks += Range.Blocks.size();
+  PGO.Blocks.resize(NumBlocks);
+  for (PGOBlock &B : PGO.Blocks)
+    if (Error E = decodePGOBlock(F, B))
+      return E;
+  return Error::success();
+}
+
+Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
+  bool PostLink = F.has(feature::PostLinkCfg);
+  if (F.has(feature::BBFreq)) {
+    Expected<uint64_t> Freq = R.uleb("block frequency", UINT64_MAX);
+    if (!Freq)
+      return Freq.takeError();
+    B.BBFreq = *Freq;
+  }
+  if (PostLink) {
+    Expected<uint64_t> Freq = R.uleb("post-link block frequency");
+    if (!Freq)
+      return Freq.takeError();
+    B.PostLinkBBFreq = *Freq;
+  }
+  if (!F.has(feature::BrProb))
+    return Error::success();
+  Expected<uint64_t> N =
+      R.count("number of successors", PostLink ? 3 : 2, UINT64_MAX);
+  if (!N)
+    return N.takeError();
+  B.Successors.resize(*N);
+  for (PGOSuccessor &S : B.Successors) {
+    Expected<uint64_t> ID = R.uleb("successor ID");
+    if (!ID)
+      return ID.takeError();
+    Expected<uint64_t> Prob = R.uleb("branch probability");
+    if (!Prob)
+      return Prob.takeError();
+    S.ID = *ID;
+    S.BrProb = *Prob;
+    if (!PostLink)
+      continue;
+    Expected<uint64_t> Freq = R.uleb("post-link edge frequency");
+    if (!Freq)
+      return Freq.takeError();
+    S.PostLinkBrFreq = *Freq;
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::vector<FunctionMap>> decodeBBAddrMap(ArrayRef<uint8_t> Contents,
+                                                   const DecodeOptions &Opts,
+                                                   AddressResolver Resolve) {
+  return SectionDecoder(Contents, Opts, Resolve).run();
+}
+
+} // namespace bbmap

@@ -1,0 +1,438 @@
+//===- dumper/ELFMapReader.cpp - find and decode maps in an ELF file ------===//
+//
+// ELFMapReader for the four ELF flavours (32/64-bit, little/big endian),
+// built on LLVM's ELFObjectFile/ELFFile. Mirrors what llvm-readobj does:
+// in relocatable objects an address field is replaced by the addend of the
+// relocation at its offset (RELA; the relocation's symbol is ignored, as in
+// llvm-readobj) or kept as the implicit addend (REL, which llvm-readobj
+// cannot read), and a function is named after the first STT_FUNC symbol at
+// its address (in a relocatable object: defined in the section the map is
+// linked to).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ELFMapReader.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/Decompressor.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/TargetParser/Triple.h"
+#include <map>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+ELFMapReader::~ELFMapReader() = default;
+
+namespace {
+
+Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// Largest decompressed map section accepted (1 GiB).
+constexpr uint64_t MaxDecompressedSize = uint64_t(1) << 30;
+
+/// How the address fields of one map section are relocated: offset within
+/// the section -> explicit addend, or std::nullopt for an implicit addend
+/// (REL), which is the stored field itself.
+struct RelocationTable {
+  DenseMap<uint64_t, std::optional<uint64_t>> Addends;
+};
+
+template <class ELFT> class ELFMapReaderImpl : public ELFMapReader {
+public:
+  using Elf_Shdr = typename ELFT::Shdr;
+
+  explicit ELFMapReaderImpl(const ELFObjectFile<ELFT> &ObjF)
+      : ObjF(ObjF), Obj(ObjF.getELFFile()) {}
+
+  FileSummary summary() const override;
+  std::vector<MapSectionInfo> mapSections() const override;
+  Expected<DecodedSection> decode(const MapSectionInfo &Info) const override;
+
+private:
+  bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
+  std::string loadName() const;
+  std::optional<StringRef> dynamicStringTable() const;
+  void sortLikeReadobj(std::vector<MapSectionInfo> &Maps) const;
+  void indexRelocSections() const;
+  Expected<RelocationTable> relocationsFor(unsigned SecIndex) const;
+  Error readRelocations(const Elf_Shdr &RelSec, RelocationTable &T) const;
+  void addRelas(ArrayRef<typename ELFT::Rela> Relas, RelocationTable &T) const;
+  void addRels(ArrayRef<typename ELFT::Rel> Rels, RelocationTable &T) const;
+  Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
+                                       SmallVectorImpl<uint8_t> &Buf) const;
+  void buildSymbolIndex() const;
+  void addSymbol(uint32_t Index) const;
+  std::string functionName(uint64_t Address,
+                           std::optional<unsigned> LinkedSec) const;
+
+  const ELFObjectFile<ELFT> &ObjF;
+  const ELFFile<ELFT> &Obj;
+  /// The defined STT_FUNC symbols of .symtab: the first one at each address
+  /// (linked files) and at each address of each section (relocatable files).
+  struct SymbolIndex {
+    std::map<uint64_t, uint32_t> ByAddress;
+    std::map<std::pair<uint64_t, uint64_t>, uint32_t> BySectionAddress;
+  };
+  mutable std::optional<SymbolIndex> Symbols;
+  mutable const Elf_Shdr *SymTab = nullptr;
+  /// A relocation section and its index.
+  struct RelocSection {
+    unsigned Index;
+    const Elf_Shdr *Sec;
+  };
+  /// Section index -> the relocation sections that apply to it.
+  mutable std::optional<std::map<unsigned, SmallVector<RelocSection, 1>>>
+      RelocSections;
+};
+
+template <class ELFT> FileSummary ELFMapReaderImpl<ELFT>::summary() const {
+  FileSummary S;
+  S.FileName = ObjF.getFileName().str();
+  S.Format = ObjF.getFileFormatName().str();
+  S.Arch = Triple::getArchTypeName(ObjF.getArch()).str();
+  S.AddressBits = 8 * ObjF.getBytesInAddress();
+  S.LoadName = loadName();
+  return S;
+}
+
+template <class ELFT>
+std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
+  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
+  if (!Dyn) {
+    consumeError(Dyn.takeError());
+    return std::nullopt;
+  }
+  std::optional<uint64_t> Addr, Size;
+  for (const typename ELFT::Dyn &D : *Dyn) {
+    if (D.d_tag == ELF::DT_STRTAB)
+      Addr = D.getPtr();
+    else if (D.d_tag == ELF::DT_STRSZ)
+      Size = D.getVal();
+  }
+  if (!Addr || !Size)
+    return std::nullopt;
+  Expected<const uint8_t *> Ptr = Obj.toMappedAddr(*Addr);
+  if (!Ptr) {
+    consumeError(Ptr.takeError());
+    return std::nullopt;
+  }
+  uint64_t Offset = *Ptr - Obj.base();
+  if (Offset > Obj.getBufSize() || *Size > Obj.getBufSize() - Offset)
+    return std::nullopt;
+  return StringRef(reinterpret_cast<const char *>(*Ptr), *Size);
+}
+
+template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() const {
+  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
+  if (!Dyn) {
+    consumeError(Dyn.takeError());
+    return "<Not found>";
+  }
+  std::optional<uint64_t> SOName;
+  for (const typename ELFT::Dyn &D : *Dyn)
+    if (D.d_tag == ELF::DT_SONAME)
+      SOName = D.getVal();
+  if (!SOName)
+    return "<Not found>";
+  std::optional<StringRef> StrTab = dynamicStringTable();
+  if (!StrTab || *SOName >= StrTab->size())
+    return "<?>";
+  return StrTab->drop_front(*SOName).split('\0').first.str();
+}
+
+template <class ELFT>
+std::vector<MapSectionInfo> ELFMapReaderImpl<ELFT>::mapSections() const {
+  std::vector<MapSectionInfo> Maps;
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return Maps;
+  }
+  unsigned Index = 0;
+  for (const Elf_Shdr &Sec : *Sections) {
+    unsigned I = Index++;
+    if (Sec.sh_type != SHT_BB_ADDR_MAP && Sec.sh_type != SHT_BB_ADDR_MAP_V0)
+      continue;
+    MapSectionInfo Info;
+    Info.Index = I;
+    Info.LegacyType = Sec.sh_type == SHT_BB_ADDR_MAP_V0;
+    if (Expected<StringRef> Name = Obj.getSectionName(Sec))
+      Info.Name = Name->str();
+    else {
+      consumeError(Name.takeError());
+      Info.Name = "<?>";
+    }
+    Maps.push_back(std::move(Info));
+  }
+  sortLikeReadobj(Maps);
+  return Maps;
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::sortLikeReadobj(
+    std::vector<MapSectionInfo> &Maps) const {
+  // llvm-readobj lists a map section where it first meets the section or a
+  // relocation section applying to it; only a relocation section placed
+  // before its map changes the section order.
+  if (!RelocSections)
+    indexRelocSections();
+  auto Key = [&](const MapSectionInfo &Info) {
+    unsigned First = Info.Index;
+    auto It = RelocSections->find(Info.Index);
+    if (It != RelocSections->end())
+      for (const RelocSection &R : It->second)
+        First = std::min(First, R.Index);
+    return First;
+  };
+  llvm::stable_sort(Maps,
+                    [&](const MapSectionInfo &A, const MapSectionInfo &B) {
+                      return Key(A) < Key(B);
+                    });
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::addRelas(ArrayRef<typename ELFT::Rela> Relas,
+                                      RelocationTable &T) const {
+  // llvm-readobj 19 and 22 keep only the low 32 bits of the addend; so do
+  // we, to print the same addresses.
+  for (const typename ELFT::Rela &R : Relas)
+    T.Addends[R.r_offset] = static_cast<uint32_t>(R.r_addend);
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::addRels(ArrayRef<typename ELFT::Rel> Rels,
+                                     RelocationTable &T) const {
+  for (const typename ELFT::Rel &R : Rels)
+    T.Addends[R.r_offset] = std::nullopt;
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::readRelocations(const Elf_Shdr &RelSec,
+                                              RelocationTable &T) const {
+  if (RelSec.sh_type == ELF::SHT_RELA) {
+    Expected<typename ELFT::RelaRange> Relas = Obj.relas(RelSec);
+    if (!Relas)
+      return Relas.takeError();
+    addRelas(*Relas, T);
+    return Error::success();
+  }
+  if (RelSec.sh_type == ELF::SHT_REL) {
+    Expected<typename ELFT::RelRange> Rels = Obj.rels(RelSec);
+    if (!Rels)
+      return Rels.takeError();
+    addRels(*Rels, T);
+    return Error::success();
+  }
+  // SHT_CREL: decodes to explicit or implicit addends.
+  auto Crels = Obj.crels(RelSec);
+  if (!Crels)
+    return Crels.takeError();
+  addRels(Crels->first, T);
+  addRelas(Crels->second, T);
+  return Error::success();
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::indexRelocSections() const {
+  RelocSections.emplace();
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return;
+  }
+  unsigned Index = 0;
+  for (const Elf_Shdr &Sec : *Sections) {
+    unsigned I = Index++;
+    if (Sec.sh_type == ELF::SHT_RELA || Sec.sh_type == ELF::SHT_REL ||
+        Sec.sh_type == ELF::SHT_CREL)
+      (*RelocSections)[Sec.sh_info].push_back({I, &Sec});
+  }
+}
+
+template <class ELFT>
+Expected<RelocationTable>
+ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex) const {
+  if (!RelocSections)
+    indexRelocSections();
+  auto It = RelocSections->find(SecIndex);
+  if (It == RelocSections->end())
+    return makeError("no relocation section applies to it in a relocatable "
+                     "object");
+  RelocationTable T;
+  for (const RelocSection &R : It->second)
+    if (Error E = readRelocations(*R.Sec, T))
+      return E;
+  return T;
+}
+
+template <class ELFT>
+Expected<ArrayRef<uint8_t>>
+ELFMapReaderImpl<ELFT>::contents(const Elf_Shdr &Sec,
+                                 SmallVectorImpl<uint8_t> &Buf) const {
+  Expected<ArrayRef<uint8_t>> Raw = Obj.getSectionContents(Sec);
+  if (!Raw || !(Sec.sh_flags & ELF::SHF_COMPRESSED))
+    return Raw;
+  // SHF_COMPRESSED (zlib or zstd), decompressed as llvm-readobj 22 does.
+  Expected<Decompressor> D = Decompressor::create(
+      "", toStringRef(*Raw), ELFT::Endianness == llvm::endianness::little,
+      ELFT::Is64Bits);
+  if (!D)
+    return D.takeError();
+  // The size comes from the compression header: bound it before allocating.
+  if (D->getDecompressedSize() > MaxDecompressedSize)
+    return makeError("compressed section claims 0x" +
+                     Twine::utohexstr(D->getDecompressedSize()) +
+                     " bytes of data, more than bbmap-dump accepts (0x" +
+                     Twine::utohexstr(MaxDecompressedSize) + ")");
+  if (Error E = D->resizeAndDecompress(Buf))
+    return E;
+  return ArrayRef<uint8_t>(Buf.data(), Buf.size());
+}
+
+template <class ELFT>
+Expected<DecodedSection>
+ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
+  Expected<const Elf_Shdr *> SecOrErr = Obj.getSection(Info.Index);
+  if (!SecOrErr)
+    return SecOrErr.takeError();
+  const Elf_Shdr &Sec = **SecOrErr;
+  SmallVector<uint8_t, 0> Decompressed;
+  Expected<ArrayRef<uint8_t>> Contents = contents(Sec, Decompressed);
+  if (!Contents)
+    return Contents.takeError();
+
+  std::optional<RelocationTable> Relocs;
+  std::optional<unsigned> LinkedSec;
+  if (isRelocatable()) {
+    Expected<RelocationTable> T = relocationsFor(Info.Index);
+    if (!T)
+      return T.takeError();
+    Relocs = std::move(*T);
+    LinkedSec = Sec.sh_link;
+  }
+  auto Resolve = [&](uint64_t Offset, uint64_t Stored) -> Expected<uint64_t> {
+    if (!Relocs)
+      return Stored;
+    auto It = Relocs->Addends.find(Offset);
+    if (It == Relocs->Addends.end())
+      return makeError("no relocation at this offset");
+    return It->second.value_or(Stored);
+  };
+
+  DecodeOptions Opts;
+  Opts.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
+  Opts.AddressSize = ELFT::Is64Bits ? 8 : 4;
+  Opts.LegacyType = Info.LegacyType;
+  Expected<std::vector<FunctionMap>> Functions =
+      decodeBBAddrMap(*Contents, Opts, Resolve);
+  if (!Functions)
+    return Functions.takeError();
+
+  DecodedSection D;
+  D.Info = Info;
+  D.Functions = std::move(*Functions);
+  for (const FunctionMap &F : D.Functions)
+    D.Names.push_back(functionName(F.address(), LinkedSec));
+  return D;
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
+  Symbols.emplace();
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return;
+  }
+  for (const Elf_Shdr &Sec : *Sections)
+    if (Sec.sh_type == ELF::SHT_SYMTAB) {
+      SymTab = &Sec;
+      break;
+    }
+  if (!SymTab)
+    return;
+  Expected<typename ELFT::SymRange> Syms = Obj.symbols(SymTab);
+  if (!Syms) {
+    consumeError(Syms.takeError());
+    return;
+  }
+  uint32_t Index = 0;
+  for (const typename ELFT::Sym &Sym : *Syms) {
+    uint32_t I = Index++;
+    if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.getType() != ELF::STT_FUNC)
+      continue;
+    addSymbol(I);
+  }
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::addSymbol(uint32_t I) const {
+  ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
+  Expected<uint64_t> Addr = Sym.getAddress();
+  if (!Addr) {
+    consumeError(Addr.takeError());
+    return;
+  }
+  // The first symbol in table order wins, as in llvm-readobj.
+  Symbols->ByAddress.try_emplace(*Addr, I);
+  Expected<section_iterator> Sec = Sym.getSection();
+  if (!Sec) {
+    consumeError(Sec.takeError());
+    return;
+  }
+  if (*Sec != ObjF.section_end())
+    Symbols->BySectionAddress.try_emplace({(*Sec)->getIndex(), *Addr}, I);
+}
+
+template <class ELFT>
+std::string
+ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
+                                     std::optional<unsigned> LinkedSec) const {
+  if (!Symbols)
+    buildSymbolIndex();
+  std::optional<uint32_t> Index;
+  if (LinkedSec) {
+    auto It = Symbols->BySectionAddress.find({*LinkedSec, Address});
+    if (It != Symbols->BySectionAddress.end())
+      Index = It->second;
+  } else {
+    auto It = Symbols->ByAddress.find(Address);
+    if (It != Symbols->ByAddress.end())
+      Index = It->second;
+  }
+  if (!Index)
+    return "";
+  Expected<StringRef> Name = ObjF.toSymbolRef(SymTab, *Index).getName();
+  if (!Name) {
+    consumeError(Name.takeError());
+    return "<?>";
+  }
+  return Name->str();
+}
+
+template <class ELFT>
+std::unique_ptr<ELFMapReader> makeReader(const ELFObjectFileBase &Obj) {
+  return std::make_unique<ELFMapReaderImpl<ELFT>>(
+      cast<ELFObjectFile<ELFT>>(Obj));
+}
+
+} // namespace
+
+Expected<std::unique_ptr<ELFMapReader>>
+ELFMapReader::create(const ObjectFile &Obj) {
+  if (const auto *O = dyn_cast<ELF32LEObjectFile>(&Obj))
+    return makeReader<ELF32LE>(*O);
+  if (const auto *O = dyn_cast<ELF32BEObjectFile>(&Obj))
+    return makeReader<ELF32BE>(*O);
+  if (const auto *O = dyn_cast<ELF64LEObjectFile>(&Obj))
+    return makeReader<ELF64LE>(*O);
+  if (const auto *O = dyn_cast<ELF64BEObjectFile>(&Obj))
+    return makeReader<ELF64BE>(*O);
+  return makeError("not an ELF object file");
+}
+
+} // namespace bbmap

@@ -1,0 +1,69 @@
+//===- dumper/ELFMapReader.h - find and decode maps in an ELF file -*- C++
+//-*-=//
+//
+// The ELF side of bbmap-dump: finds the .llvm_bb_addr_map sections of an
+// ELF32/64 LE/BE file, resolves their address fields (relocations in
+// relocatable objects), decodes them with decodeBBAddrMap and names the
+// functions the way llvm-readobj does. Output styles print the results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_DUMPER_ELFMAPREADER_H
+#define BBMAP_DUMPER_ELFMAPREADER_H
+
+#include "BBAddrMapDecoder.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+/// The per-file header llvm-readobj prints before any dump.
+struct FileSummary {
+  std::string FileName;
+  std::string Format;
+  std::string Arch;
+  unsigned AddressBits = 0;
+  /// DT_SONAME, or "<Not found>".
+  std::string LoadName;
+};
+
+/// A basic-block address map section of the file.
+struct MapSectionInfo {
+  unsigned Index = 0;
+  std::string Name;
+  bool LegacyType = false;
+};
+
+/// A decoded map section. Functions and Names are parallel; a name is empty
+/// when no function symbol matches the function address.
+struct DecodedSection {
+  MapSectionInfo Info;
+  std::vector<FunctionMap> Functions;
+  std::vector<std::string> Names;
+};
+
+/// Reads the basic-block address maps of one ELF object.
+class ELFMapReader {
+public:
+  virtual ~ELFMapReader();
+
+  /// Fails if \p Obj is not an ELF file.
+  static llvm::Expected<std::unique_ptr<ELFMapReader>>
+  create(const llvm::object::ObjectFile &Obj);
+
+  virtual FileSummary summary() const = 0;
+  /// Map sections (both section types) in section header order.
+  virtual std::vector<MapSectionInfo> mapSections() const = 0;
+  /// Decodes one map section and names its functions. A DecodeError names
+  /// the offending offset within the section.
+  virtual llvm::Expected<DecodedSection>
+  decode(const MapSectionInfo &Info) const = 0;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_DUMPER_ELFMAPREADER_H
