@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh - the main job on a shipped example: build the plugin, compile
 # examples/demo.c with stock clang 19 and 22 loading bbmap-plugin.so, dump the
-# .llvm_bb_addr_map of each object, then link and run the program.
+# .llvm_bb_addr_map of each object with bbmap-dump, then link and run the
+# program.
 #
 # Usage: scripts/demo.sh [N ...]     (default: 19 22)
 set -euo pipefail
@@ -19,8 +20,8 @@ for n in $majors; do
   "clang-$n" -O2 -fpass-plugin="$plugin" -c "$root/examples/demo.c" \
     -o "$out/demo-$n.o"
   "llvm-readelf-$n" -S "$out/demo-$n.o" | grep -E 'Name|llvm_bb_addr_map'
-  echo "== llvm-readobj-$n --bb-addr-map demo-$n.o"
-  "llvm-readobj-$n" --bb-addr-map "$out/demo-$n.o" | tail -n +7
+  echo "== bbmap-dump --bb-addr-map demo-$n.o"
+  "$build/llvm-$n/bbmap-dump" --bb-addr-map "$out/demo-$n.o" | tail -n +7
   "clang-$n" -fuse-ld=lld "$out/demo-$n.o" -o "$out/demo-$n"
   echo "== ./demo-$n 12"
   "$out/demo-$n" 12
