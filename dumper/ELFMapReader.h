@@ -1,5 +1,4 @@
-//===- dumper/ELFMapReader.h - find and decode maps in an ELF file -*- C++
-//-*-=//
+//===- dumper/ELFMapReader.h - maps of an ELF file --------------*- C++ -*-===//
 //
 // The ELF side of bbmap-dump: finds the .llvm_bb_addr_map sections of an
 // ELF32/64 LE/BE file, resolves their address fields (relocations in

@@ -271,6 +271,7 @@ void MapHandler::placeLabels(MachineFunction &MF, FunctionMap &F) {
   };
   const MCSymbol *FunctionBegin = functionBeginLabel();
   const MCSymbol *PrevEnd = FunctionBegin;
+  bool RecordCallsites = F.Features & feature::CallsiteEndOffsets;
   forEachEntry(MF, F, [&](MachineBasicBlock &MBB, BlockEntry &B) {
     if (MBB.isEntryBlock()) {
       B.Begin = FunctionBegin;
@@ -286,9 +287,10 @@ void MapHandler::placeLabels(MachineFunction &MF, FunctionMap &F) {
       // Empty and unreachable: it occupies no bytes after the previous end.
       B.Begin = PrevEnd;
     }
-    for (MachineInstr &MI : MBB)
-      if ((F.Features & feature::CallsiteEndOffsets) && MI.isCall())
-        B.CallsiteEnds.push_back(AfterInstr(MI));
+    if (RecordCallsites)
+      for (MachineInstr &MI : MBB)
+        if (MI.isCall())
+          B.CallsiteEnds.push_back(AfterInstr(MI));
     B.End = MBB.empty() ? B.Begin : AfterInstr(MBB.back());
     PrevEnd = B.End;
   });

@@ -1,5 +1,4 @@
-//===- plugin/MapHandler.h - AsmPrinter handler emitting the map -*- C++
-//-*-===//
+//===- plugin/MapHandler.h - handler emitting the map ----------*- C++ -*-===//
 //
 // An AsmPrinterHandler attached to every AsmPrinter the host creates. At the
 // start of each function it marks the labels the map needs (block begins,

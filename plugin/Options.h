@@ -1,5 +1,4 @@
-//===- plugin/Options.h - bbmap plugin configuration -------------*- C++
-//-*-===//
+//===- plugin/Options.h - bbmap plugin configuration ------------*- C++ -*-===//
 //
 // What the plugin emits, resolved from its command-line options (-bbmap-*,
 // given to llc directly or through clang's -mllvm) and the BBMAP_OPTIONS
