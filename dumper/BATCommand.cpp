@@ -60,8 +60,8 @@ public:
 
 private:
   bool process(StringRef File, const ELFObjectFileBase &Obj);
-  std::vector<TranslationResult> translateAll(const BATTable &T,
-                                              std::vector<FunctionSymbol> Syms);
+  /// Results point into \p Translator.
+  std::vector<TranslationResult> translateAll(const BATTranslator &Translator);
   void printText(const BATTable &T, ArrayRef<TranslationResult> Results,
                  ArrayRef<BATFinding> Findings, const BATVerifyStats &Stats);
   void printJSON(StringRef File, const BATNote &Note, const BATTable &T,
@@ -112,7 +112,12 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
   BATVerifyStats Stats;
   if (Opts.Verify)
     Findings = verifyBAT(*T, Syms, &Stats);
-  std::vector<TranslationResult> Results = translateAll(*T, std::move(Syms));
+  auto IndexStart = std::chrono::steady_clock::now();
+  BATTranslator Translator(*T, std::move(Syms));
+  if (Opts.Stats && !Opts.Requests.empty())
+    errs() << formatv("bbmap-dump: indexed the tables in {0:f6} s\n",
+                      secondsSince(IndexStart));
+  std::vector<TranslationResult> Results = translateAll(Translator);
   if (JSON)
     printJSON(File, *Note, *T, Results, Findings, Stats);
   else
@@ -125,14 +130,9 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
 }
 
 std::vector<TranslationResult>
-BATJob::translateAll(const BATTable &T, std::vector<FunctionSymbol> Syms) {
+BATJob::translateAll(const BATTranslator &Translator) {
   std::vector<TranslationResult> Results;
-  if (Opts.Requests.empty())
-    return Results;
   auto Start = std::chrono::steady_clock::now();
-  BATTranslator Translator(T, std::move(Syms));
-  double IndexTime = secondsSince(Start);
-  Start = std::chrono::steady_clock::now();
   Results.reserve(Opts.Requests.size());
   for (const TranslateRequest &R : Opts.Requests) {
     TranslationResult &Res = Results.emplace_back();
@@ -144,11 +144,10 @@ BATJob::translateAll(const BATTable &T, std::vector<FunctionSymbol> Syms) {
           R.IsBranchSource ? LookupSide::From : LookupSide::To);
   }
   double Time = secondsSince(Start);
-  if (Opts.Stats)
-    errs() << formatv("bbmap-dump: indexed in {0:f6} s; translated {1} "
-                      "addresses in {2:f6} s ({3:f2} M/s)\n",
-                      IndexTime, Results.size(), Time,
-                      Results.size() / Time / 1e6);
+  if (Opts.Stats && !Results.empty())
+    errs() << formatv("bbmap-dump: translated {0} addresses in {1:f6} s "
+                      "({2:f2} M/s)\n",
+                      Results.size(), Time, Results.size() / Time / 1e6);
   return Results;
 }
 
