@@ -18,9 +18,8 @@ using namespace llvm::object;
 namespace bbmap {
 
 namespace {
-Error inputError(StringRef Path, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(),
-                           "input binary '" + Path + "': " + Msg);
+Error inputError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), "input binary: " + Msg);
 }
 } // namespace
 
@@ -29,26 +28,26 @@ Expected<std::unique_ptr<InputBinary>> InputBinary::open(StringRef Path) {
   In->Path = Path.str();
   Expected<OwningBinary<Binary>> Bin = createBinary(Path);
   if (!Bin)
-    return inputError(Path, toString(Bin.takeError()));
+    return inputError(toString(Bin.takeError()));
   In->Bin = std::move(*Bin);
   const auto *Obj = dyn_cast<ELFObjectFileBase>(In->Bin.getBinary());
   if (!Obj)
-    return inputError(Path, "not an ELF object file");
+    return inputError("not an ELF object file");
   Expected<std::unique_ptr<ELFMapReader>> Reader = ELFMapReader::create(*Obj);
   if (!Reader)
-    return inputError(Path, toString(Reader.takeError()));
+    return inputError(toString(Reader.takeError()));
   for (const MapSectionInfo &Info : (*Reader)->mapSections()) {
     Expected<DecodedSection> Sec = (*Reader)->decode(Info);
     if (!Sec)
-      return inputError(Path, "section [" + Twine(Info.Index) + "] " +
-                                  Info.Name + ": " + toString(Sec.takeError()));
+      return inputError("section [" + Twine(Info.Index) + "] " + Info.Name +
+                        ": " + toString(Sec.takeError()));
     In->Sections.push_back(std::move(*Sec));
   }
   if (In->Sections.empty())
-    return inputError(Path, "no .llvm_bb_addr_map section");
+    return inputError("no .llvm_bb_addr_map section");
   Expected<AddressIndex> Index = AddressIndex::create(In->Sections);
   if (!Index)
-    return inputError(Path, toString(Index.takeError()));
+    return inputError(toString(Index.takeError()));
   In->Index.emplace(std::move(*Index));
   for (const FunctionSymbol &S : functionSymbols(*Obj)) {
     SmallVector<uint64_t, 1> &Addrs = In->ByName[S.Name];

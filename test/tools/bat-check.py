@@ -21,6 +21,12 @@ Subcommands:
   compare FDATA TRANSLATED.json
       Checks every branch line of perf2bolt's fdata against bbmap-dump's
       translations of the branches whose counts add up to its count.
+  chain TRANSLATED.json READOBJ.json INPUT-NM.txt
+      Checks the chained look-up (--input-binary) of every translation: the
+      input address is the input symbol plus the input offset, and the block
+      is the one llvm-readobj's dump of the input's map places there (the
+      block covering the address; for a non-branch-source, the first block
+      starting there).
 """
 
 import json
@@ -168,6 +174,8 @@ def compare(fdata_path, translated_path):
             src = (parts[1].split('/')[0], int(parts[2], 16))
             dst = (parts[4].split('/')[0], int(parts[5], 16))
             count = int(parts[7])
+            if count >> len(pairs):
+                sys.exit('count %d names branches that were not written' % count)
             for i, (ours_src, ours_dst) in enumerate(pairs):
                 if not count >> i & 1:
                     continue
@@ -179,9 +187,59 @@ def compare(fdata_path, translated_path):
           (kept, len(pairs)))
 
 
+def readobj_blocks(path):
+    """(start, end, function, id) of every block of llvm-readobj's JSON."""
+    with open(path) as f:
+        dump = json.load(f)
+    for file_obj in dump:
+        for entry in file_obj['BBAddrMap']:
+            fn = entry['Function']
+            for rng in fn['BB Ranges']:
+                for b in rng['BB Entries']:
+                    start = rng['Base Address'] + b['Offset']
+                    yield start, start + b['Size'], fn['Name'], b['ID']
+
+
+def expected_block(blocks, addr, is_from):
+    if not is_from:
+        for start, end, name, bid in blocks:
+            if start == addr:
+                return name, bid, 0
+    for start, end, name, bid in blocks:
+        if start <= addr < end:
+            return name, bid, addr - start
+    return None
+
+
+def chain(translated_path, readobj_path, nm_path):
+    results = load_dump(translated_path)['Translations']
+    blocks = list(readobj_blocks(readobj_path))
+    names = {}
+    for addr, (size, name) in function_symbols(nm_path).items():
+        names.setdefault(name, addr)
+    in_blocks = 0
+    for t in results:
+        if 'Function' not in t:
+            continue
+        got = t['Input']
+        addr = names[t['Function']] + t['InputOffset']
+        if got.get('Address') != addr:
+            sys.exit('0x%x: input address %s, expected 0x%x' %
+                     (t['Address'], got.get('Address'), addr))
+        exp = expected_block(blocks, addr, t['BranchSource'])
+        ours = None
+        if 'BlockID' in got:
+            ours = (got['Function'], got['BlockID'], got['BlockOffset'])
+            in_blocks += 1
+        if ours != exp:
+            sys.exit('0x%x: input block %s, expected %s' %
+                     (t['Address'], ours, exp))
+    print('chained: %d, in blocks: %d' % (len(results), in_blocks))
+
+
 def main():
     cmds = {'bolt-log': bolt_log, 'roundtrip': roundtrip, 'preagg': preagg,
-            'compare': compare}
+            'compare': compare, 'chain': chain}
     cmds[sys.argv[1]](*sys.argv[2:])
 
 
