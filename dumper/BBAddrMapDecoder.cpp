@@ -17,107 +17,11 @@ using namespace llvm;
 
 namespace bbmap {
 
-char DecodeError::ID = 0;
-
-void DecodeError::log(raw_ostream &OS) const {
-  OS << "offset 0x" << Twine::utohexstr(Offset) << ": " << Message;
-}
-
-std::error_code DecodeError::convertToErrorCode() const {
-  return std::make_error_code(std::errc::illegal_byte_sequence);
-}
-
 namespace {
-
-Error decodeError(uint64_t Offset, const Twine &Msg) {
-  return make_error<DecodeError>(Offset, Msg.str());
-}
-
-std::string hex(uint64_t V) { return "0x" + Twine::utohexstr(V).str(); }
 
 StringRef nameOf(uint16_t FeatureBit) {
   std::string_view Name = feature::name(FeatureBit);
   return StringRef(Name.data(), Name.size());
-}
-
-/// A cursor over the section bytes whose reads fail with a DecodeError that
-/// names the field being read.
-class Reader {
-public:
-  Reader(ArrayRef<uint8_t> Bytes, const DecodeOptions &Opts)
-      : Data(Bytes, Opts.IsLittleEndian, Opts.AddressSize), Cur(0),
-        AddressSize(Opts.AddressSize) {}
-  ~Reader() { consumeError(Cur.takeError()); }
-
-  uint64_t tell() const { return Cur.tell(); }
-  uint64_t bytesLeft() const { return Data.size() - Cur.tell(); }
-  bool atEnd() const { return Cur.tell() >= Data.size(); }
-  uint8_t addressSize() const { return AddressSize; }
-
-  /// Reads a fixed-width field of \p Size bytes in the file's byte order.
-  Expected<uint64_t> fixed(unsigned Size, StringRef What);
-  /// Reads a ULEB128 field and rejects values above \p Max.
-  Expected<uint64_t> uleb(StringRef What, uint64_t Max = UINT32_MAX);
-  /// Reads a ULEB128 count of items that each take at least \p MinItemBytes
-  /// bytes, and rejects counts that cannot fit in the bytes left.
-  Expected<uint64_t> count(StringRef What, uint64_t MinItemBytes,
-                           uint64_t Max = UINT32_MAX);
-
-private:
-  /// True if the ULEB128 at \p Offset has no terminating byte.
-  bool ulebRunsPastEnd(uint64_t Offset) const;
-
-  DataExtractor Data;
-  DataExtractor::Cursor Cur;
-  uint8_t AddressSize;
-};
-
-Expected<uint64_t> Reader::fixed(unsigned Size, StringRef What) {
-  uint64_t Start = tell();
-  uint64_t Value = Data.getUnsigned(Cur, Size);
-  if (Cur)
-    return Value;
-  consumeError(Cur.takeError());
-  return decodeError(Start, "truncated " + What + ": needs " + Twine(Size) +
-                                " bytes, " + Twine(Data.size() - Start) +
-                                " left");
-}
-
-bool Reader::ulebRunsPastEnd(uint64_t Offset) const {
-  StringRef Bytes = Data.getData();
-  for (uint64_t I = Offset; I < Bytes.size(); ++I)
-    if (!(static_cast<uint8_t>(Bytes[I]) & 0x80))
-      return false;
-  return true;
-}
-
-Expected<uint64_t> Reader::uleb(StringRef What, uint64_t Max) {
-  uint64_t Start = tell();
-  uint64_t Value = Data.getULEB128(Cur);
-  if (!Cur) {
-    consumeError(Cur.takeError());
-    if (ulebRunsPastEnd(Start))
-      return decodeError(Start, "truncated ULEB128 " + What);
-    return decodeError(Start, "ULEB128 " + What + " does not fit in 64 bits");
-  }
-  if (Value > Max)
-    return decodeError(
-        Start, What + " " + hex(Value) + " exceeds " +
-                   (Max == UINT32_MAX ? "UINT32_MAX" : hex(Max).c_str()));
-  return Value;
-}
-
-Expected<uint64_t> Reader::count(StringRef What, uint64_t MinItemBytes,
-                                 uint64_t Max) {
-  uint64_t Start = tell();
-  Expected<uint64_t> N = uleb(What, Max);
-  if (!N || MinItemBytes == 0)
-    return N;
-  if (*N > bytesLeft() / MinItemBytes)
-    return decodeError(Start, What + " " + Twine(*N) + " needs at least " +
-                                  Twine(SaturatingMultiply(*N, MinItemBytes)) +
-                                  " bytes, " + Twine(bytesLeft()) + " left");
-  return N;
 }
 
 /// Decodes the records of one section.
@@ -125,7 +29,8 @@ class SectionDecoder {
 public:
   SectionDecoder(ArrayRef<uint8_t> Contents, const DecodeOptions &Opts,
                  AddressResolver Resolve)
-      : R(Contents, Opts), Opts(Opts), Resolve(Resolve) {}
+      : R(Contents, Opts.IsLittleEndian, Opts.AddressSize), Opts(Opts),
+        Resolve(Resolve) {}
 
   Expected<std::vector<FunctionMap>> run();
 
@@ -142,7 +47,7 @@ private:
   Error decodePGO(FunctionMap &F);
   Error decodePGOBlock(const FunctionMap &F, PGOBlock &B);
 
-  Reader R;
+  ByteReader R;
   DecodeOptions Opts;
   AddressResolver Resolve;
 };

@@ -11,6 +11,7 @@
 #ifndef BBMAP_DUMPER_BBADDRMAPDECODER_H
 #define BBMAP_DUMPER_BBADDRMAPDECODER_H
 
+#include "ByteReader.h"
 #include "bbmap/Format.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -107,25 +108,6 @@ struct DecodeOptions {
 /// \p Stored) into the address to report, e.g. by applying relocations.
 using AddressResolver = llvm::function_ref<llvm::Expected<uint64_t>(
     uint64_t Offset, uint64_t Stored)>;
-
-/// A malformed record: where it is and what is wrong.
-class DecodeError : public llvm::ErrorInfo<DecodeError> {
-public:
-  static char ID;
-
-  DecodeError(uint64_t Offset, std::string Message)
-      : Offset(Offset), Message(std::move(Message)) {}
-
-  uint64_t offset() const { return Offset; }
-  const std::string &reason() const { return Message; }
-  /// Prints "offset 0x1c: <message>".
-  void log(llvm::raw_ostream &OS) const override;
-  std::error_code convertToErrorCode() const override;
-
-private:
-  uint64_t Offset;
-  std::string Message;
-};
 
 /// Decodes every function record of a section's contents. Fails with a
 /// DecodeError on the first malformed record; nothing partial is returned.

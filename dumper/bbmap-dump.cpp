@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AddressIndex.h"
+#include "BATCommand.h"
 #include "ELFMapReader.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
@@ -83,6 +84,40 @@ cl::opt<bool> PrintLookupStats(
     cl::desc("With --lookup/--lookup-file, print the time spent parsing, "
              "indexing, looking up and printing to stderr"),
     cl::cat(DumpCategory));
+
+// BAT mode (docs/bat.md).
+cl::opt<bool> BAT("bat",
+                  cl::desc("Decode the BOLT address translation note "
+                           "(.note.bolt_bat, BOLT 15/16 or 19/22 format) and "
+                           "print it like llvm-bat-dump --dump-all"),
+                  cl::cat(DumpCategory));
+
+cl::list<std::string>
+    Translate("translate",
+              cl::desc("Translate a BOLTed address to input function + offset; "
+                       "ADDR:from treats it as a branch source (repeatable)"),
+              cl::value_desc("addr[:from]"), cl::cat(DumpCategory));
+
+cl::opt<std::string> TranslateFile(
+    "translate-file",
+    cl::desc("Translate every ADDR[:from] of a file, one per line"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<std::string> InputBinary(
+    "input-binary",
+    cl::desc("With --translate: also map each translated address to the "
+             "basic block of this input binary's .llvm_bb_addr_map"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<bool> Verify("verify",
+                     cl::desc("With --bat: check the BAT tables against the "
+                              "binary's function symbols"),
+                     cl::cat(DumpCategory));
+
+cl::opt<bool> BATStats("bat-stats",
+                       cl::desc("Print BAT decode and translation times to "
+                                "stderr"),
+                       cl::cat(DumpCategory));
 
 constexpr StringRef ToolName = "bbmap-dump";
 
@@ -330,6 +365,42 @@ int runLookups(DumpContext &Ctx) {
   return Ctx.Diag.hadError() ? 1 : 0;
 }
 
+Error readTranslateRequests(BATOptions &Opts) {
+  for (const std::string &Text : Translate) {
+    Expected<TranslateRequest> R = parseTranslateRequest(Text);
+    if (!R)
+      return R.takeError();
+    Opts.Requests.push_back(*R);
+  }
+  if (TranslateFile.empty())
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(TranslateFile);
+  if (!Buf)
+    return createFileError(TranslateFile, Buf.getError());
+  if (Error E = parseTranslateFile((*Buf)->getBuffer(), Opts.Requests))
+    return createFileError(TranslateFile, std::move(E));
+  return Error::success();
+}
+
+int runBATMode(Diagnostics &Diag) {
+  BATOptions Opts;
+  Opts.Dump = BAT;
+  Opts.JSON = Style == OutputStyle::JSON;
+  Opts.PrettyJSON = PrettyPrint;
+  Opts.Verify = Verify;
+  Opts.Stats = BATStats;
+  Opts.InputBinary = InputBinary;
+  if (Error E = readTranslateRequests(Opts)) {
+    WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  bool OK = runBAT(InputFiles, Opts, [&](StringRef File, const Twine &Msg) {
+    Diag.error(File, Msg);
+  });
+  return OK ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -347,6 +418,8 @@ int main(int argc, char **argv) {
       "  section index and the byte offset; dumping goes on with the next\n"
       "  section, and the exit status is 1 if anything failed to decode.\n");
   DumpContext Ctx;
+  if (BAT || !Translate.empty() || !TranslateFile.empty())
+    return runBATMode(Ctx.Diag);
   if (!Lookups.empty() || !LookupFile.empty())
     return runLookups(Ctx);
   std::unique_ptr<LLVMStylePrinter> Printer = createPrinter(outs());

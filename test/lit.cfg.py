@@ -6,6 +6,7 @@
 # reachable as %llvm19/<tool> and %llvm22/<tool> when installed (features
 # have-llvm-19, have-llvm-22).
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -38,6 +39,19 @@ for major in (19, 22):
     if os.path.exists(os.path.join(bindir, 'llvm-readobj')):
         config.available_features.add('have-llvm-%d' % major)
     subs.append(('%%llvm%d' % major, bindir))
+# BOLT tools (features bolt-16, bolt-19, bolt-22, bat-dump-16). perf2bolt up
+# to 19 must run under the exact name "perf2bolt" (Debian's perf2bolt-19 runs
+# as llvm-bolt), so %perf2bolt-N names the one in the LLVM bin directory.
+for major in (16, 19, 22):
+    if shutil.which('llvm-bolt-%d' % major):
+        config.available_features.add('bolt-%d' % major)
+    perf2bolt = '/usr/lib/llvm-%d/bin/perf2bolt' % major
+    if os.path.exists(perf2bolt):
+        config.available_features.add('perf2bolt-%d' % major)
+        subs.append(('%%perf2bolt-%d' % major, perf2bolt))
+if shutil.which('llvm-bat-dump-16'):
+    config.available_features.add('bat-dump-16')
+subs.append(('%bat-check', '%s %s' % (py, os.path.join(tools, 'bat-check.py'))))
 # The in-tree map version of this host: 2 on LLVM 19, 5 on LLVM 22.
 config.available_features.add(
     'native-v%d' % (5 if config.llvm_major >= 22 else 2))
