@@ -13,6 +13,7 @@
 #include "BBAddrMapDecoder.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,34 @@ struct DecodedSection {
   std::vector<std::string> Names;
 };
 
+/// A section header, as far as --verify needs it.
+struct SectionFacts {
+  std::string Name;
+  uint32_t Type = 0;
+  uint64_t Flags = 0;
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+  uint32_t Link = 0;
+};
+
+/// A defined .symtab symbol that is STT_FUNC, or STT_NOTYPE with a size
+/// (the symbols of function parts such as `foo.cold` and `foo.__part.1`).
+struct SymbolFacts {
+  std::string Name;
+  uint64_t Value = 0;
+  uint64_t Size = 0;
+  /// st_shndx.
+  unsigned Section = 0;
+  bool IsFunction = false;
+};
+
+/// The sections (by index) and symbols of a file, for --verify.
+struct FileFacts {
+  bool Relocatable = false;
+  std::vector<SectionFacts> Sections;
+  std::vector<SymbolFacts> Symbols;
+};
+
 /// Reads the basic-block address maps of one ELF object.
 class ELFMapReader {
 public:
@@ -61,6 +90,12 @@ public:
   /// the offending offset within the section.
   virtual llvm::Expected<DecodedSection>
   decode(const MapSectionInfo &Info) const = 0;
+  /// Sections and symbols, for --verify.
+  virtual FileFacts facts() const = 0;
+  /// In a relocatable object: for each relocation applying to the map
+  /// section, its offset -> the section index of the symbol it refers to.
+  virtual llvm::Expected<std::map<uint64_t, unsigned>>
+  relocationTargets(const MapSectionInfo &Info) const = 0;
 };
 
 } // namespace bbmap
