@@ -375,9 +375,9 @@ template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
   }
   for (const typename ELFT::Sym &Sym : *Syms) {
     bool IsFunction = Sym.getType() == ELF::STT_FUNC;
-    bool IsPart = Sym.getType() == ELF::STT_NOTYPE && Sym.st_size;
-    if (Sym.st_shndx == ELF::SHN_UNDEF ||
-        Sym.st_shndx >= ELF::SHN_LORESERVE || !(IsFunction || IsPart))
+    bool IsPart = Sym.getType() == ELF::STT_NOTYPE;
+    if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.st_shndx >= ELF::SHN_LORESERVE ||
+        !(IsFunction || IsPart))
       continue;
     Expected<StringRef> Name = Sym.getName(*StrTab);
     if (!Name) {
@@ -397,7 +397,7 @@ ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
     indexRelocSections();
   std::map<uint64_t, unsigned> Targets;
   auto It = RelocSections->find(Info.Index);
-  if (It == RelocSections->end())
+  if (!isRelocatable() || It == RelocSections->end())
     return Targets;
   for (const RelocSection &R : It->second) {
     Expected<const Elf_Shdr *> RelSymTab = Obj.getSection(R.Sec->sh_link);
@@ -428,7 +428,7 @@ ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
                    : Crels.takeError();
     };
     if (Error E = Read())
-      return std::move(E);
+      return E;
   }
   return Targets;
 }

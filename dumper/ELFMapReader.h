@@ -56,8 +56,8 @@ struct SectionFacts {
   uint32_t Link = 0;
 };
 
-/// A defined .symtab symbol that is STT_FUNC, or STT_NOTYPE with a size
-/// (the symbols of function parts such as `foo.cold` and `foo.__part.1`).
+/// A defined .symtab symbol that is STT_FUNC, or STT_NOTYPE (the type of
+/// the symbols of function parts such as `foo.cold` and `foo.__part.1`).
 struct SymbolFacts {
   std::string Name;
   uint64_t Value = 0;
