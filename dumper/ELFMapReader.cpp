@@ -55,7 +55,7 @@ public:
   std::vector<MapSectionInfo> mapSections() const override;
   Expected<DecodedSection> decode(const MapSectionInfo &Info) const override;
   FileFacts facts() const override;
-  Expected<std::map<uint64_t, unsigned>>
+  Expected<RelocationTargets>
   relocationTargets(const MapSectionInfo &Info) const override;
 
 private:
@@ -373,29 +373,34 @@ template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
     consumeError(StrTab.takeError());
     return F;
   }
+  uint32_t Index = 0;
   for (const typename ELFT::Sym &Sym : *Syms) {
+    uint32_t I = Index++;
     bool IsFunction = Sym.getType() == ELF::STT_FUNC;
     bool IsPart = Sym.getType() == ELF::STT_NOTYPE;
     if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.st_shndx >= ELF::SHN_LORESERVE ||
         !(IsFunction || IsPart))
       continue;
     Expected<StringRef> Name = Sym.getName(*StrTab);
-    if (!Name) {
+    // As for naming: without the Thumb/microMIPS bit of function symbols.
+    Expected<uint64_t> Value = ObjF.toSymbolRef(SymTab, I).getAddress();
+    if (!Name || !Value) {
       consumeError(Name.takeError());
+      consumeError(Value.takeError());
       continue;
     }
     F.Symbols.push_back(
-        {Name->str(), Sym.st_value, Sym.st_size, Sym.st_shndx, IsFunction});
+        {Name->str(), *Value, Sym.st_size, Sym.st_shndx, IsFunction});
   }
   return F;
 }
 
 template <class ELFT>
-Expected<std::map<uint64_t, unsigned>>
+Expected<RelocationTargets>
 ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
   if (!RelocSections)
     indexRelocSections();
-  std::map<uint64_t, unsigned> Targets;
+  RelocationTargets Targets;
   auto It = RelocSections->find(Info.Index);
   if (!isRelocatable() || It == RelocSections->end())
     return Targets;
@@ -410,7 +415,7 @@ ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
         if (!Sym)
           return Sym.takeError();
         if (*Sym)
-          Targets[Rel.r_offset] = (*Sym)->st_shndx;
+          Targets[Rel.r_offset] = {(*Sym)->st_shndx, (*Sym)->st_value};
       }
       return Error::success();
     };

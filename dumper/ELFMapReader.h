@@ -74,6 +74,18 @@ struct FileFacts {
   std::vector<SymbolFacts> Symbols;
 };
 
+/// What a relocation of a map section refers to.
+struct RelocationTarget {
+  /// st_shndx of the relocation's symbol.
+  unsigned Section = 0;
+  /// st_value of that symbol (0 for a section symbol; the label's offset
+  /// when, as on RISC-V, the relocation refers to a local label).
+  uint64_t SymbolValue = 0;
+};
+
+/// Offset within a map section -> what the relocation there refers to.
+using RelocationTargets = std::map<uint64_t, RelocationTarget>;
+
 /// Reads the basic-block address maps of one ELF object.
 class ELFMapReader {
 public:
@@ -92,9 +104,9 @@ public:
   decode(const MapSectionInfo &Info) const = 0;
   /// Sections and symbols, for --verify.
   virtual FileFacts facts() const = 0;
-  /// In a relocatable object: for each relocation applying to the map
-  /// section, its offset -> the section index of the symbol it refers to.
-  virtual llvm::Expected<std::map<uint64_t, unsigned>>
+  /// In a relocatable object, what each relocation applying to the map
+  /// section refers to (empty for other files).
+  virtual llvm::Expected<RelocationTargets>
   relocationTargets(const MapSectionInfo &Info) const = 0;
 };
 

@@ -71,12 +71,11 @@ void MapVerifier::report(Severity Sev, const DecodedSection &Sec,
                              Function.str(), Message.str()});
 }
 
-void MapVerifier::checkSection(
-    const DecodedSection &Sec,
-    const std::map<uint64_t, unsigned> &RelocTargets) {
+void MapVerifier::checkSection(const DecodedSection &Sec,
+                               const RelocationTargets &Relocs) {
   checkLinkOrder(Sec);
   for (size_t I = 0; I < Sec.Functions.size(); ++I)
-    checkFunction({Sec, Sec.Functions[I], Sec.Names[I]}, RelocTargets);
+    checkFunction({Sec, Sec.Functions[I], Sec.Names[I]}, Relocs);
 }
 
 void MapVerifier::checkLinkOrder(const DecodedSection &Sec) {
@@ -93,32 +92,34 @@ void MapVerifier::checkLinkOrder(const DecodedSection &Sec) {
                " is not executable (no SHF_EXECINSTR)");
 }
 
-unsigned
-MapVerifier::sectionOf(const BlockRange &Range, const DecodedSection &Sec,
-                       const std::map<uint64_t, unsigned> &RelocTargets) const {
-  auto It = RelocTargets.find(Range.AddressFieldOffset);
-  if (It != RelocTargets.end())
-    return It->second;
-  return Facts.Sections[Sec.Info.Index].Link;
+MapVerifier::Key MapVerifier::rangeKey(const BlockRange &Range,
+                                       const DecodedSection &Sec,
+                                       const RelocationTargets &Relocs) const {
+  // In a relocatable object the field holds the addend; the place is the
+  // relocation's symbol plus the addend.
+  auto It = Relocs.find(Range.AddressFieldOffset);
+  if (It == Relocs.end())
+    return keyOf(Facts.Sections[Sec.Info.Index].Link, Range.BaseAddress);
+  return keyOf(It->second.Section, It->second.SymbolValue + Range.BaseAddress);
 }
 
-void MapVerifier::checkFunction(
-    const Context &C, const std::map<uint64_t, unsigned> &RelocTargets) {
+void MapVerifier::checkFunction(const Context &C,
+                                const RelocationTargets &Relocs) {
   ++Report.Functions;
   for (const BlockRange &Range : C.F.Ranges)
     Report.Blocks += Range.Blocks.size();
-  unsigned EntrySection = sectionOf(C.F.Ranges.front(), C.Sec, RelocTargets);
+  Key Entry = rangeKey(C.F.Ranges.front(), C.Sec, Relocs);
+  // The dump names a relocatable object's functions by the addend alone, as
+  // llvm-readobj does; findings name the symbol at the relocated place.
+  const SymbolFacts *Symbol = entrySymbol(Entry);
+  Context Named{C.Sec, C.F,
+                Facts.Relocatable && Symbol ? StringRef(Symbol->Name) : C.Name};
   if (Facts.Relocatable)
-    checkLinkedSection(C, EntrySection);
-  Key Entry = keyOf(EntrySection, C.F.address());
-  if (!checkDuplicate(C, Entry))
+    checkLinkedSection(Named, Entry.first);
+  if (!checkDuplicate(Named, Entry))
     return;
-  for (size_t I = 0; I < C.F.Ranges.size(); ++I) {
-    const BlockRange &Range = C.F.Ranges[I];
-    checkRange(C, I,
-               keyOf(sectionOf(Range, C.Sec, RelocTargets), Range.BaseAddress),
-               Entry);
-  }
+  for (size_t I = 0; I < C.F.Ranges.size(); ++I)
+    checkRange(Named, I, rangeKey(C.F.Ranges[I], C.Sec, Relocs), Entry);
 }
 
 void MapVerifier::checkLinkedSection(const Context &C, unsigned EntrySection) {
@@ -137,7 +138,7 @@ bool MapVerifier::checkDuplicate(const Context &C, Key Entry) {
   if (New)
     return true;
   report(Severity::Error, C,
-         "duplicate record for function address " + hex(C.F.address()) +
+         "duplicate record for function address " + hex(Entry.second) +
              " (first record: section " +
              describeSection(It->second.SectionIndex) + " offset " +
              hex(It->second.Offset) + ")");

@@ -76,11 +76,10 @@ class MapVerifier {
 public:
   MapVerifier(std::string File, FileFacts Facts);
 
-  /// Checks the records of one decoded section. \p RelocTargets maps the
-  /// offset of each address field to the section of its relocation's symbol
-  /// (relocatable objects only; empty otherwise).
-  void checkSection(const DecodedSection &Sec,
-                    const std::map<uint64_t, unsigned> &RelocTargets);
+  /// Checks the records of one decoded section. \p Relocs tells what the
+  /// relocation at each address field refers to (relocatable objects only;
+  /// empty otherwise).
+  void checkSection(const DecodedSection &Sec, const RelocationTargets &Relocs);
   /// Lists the text functions that no checked record covered, among those
   /// whose name \p Selected accepts, and returns the report.
   VerifyReport finish(llvm::function_ref<bool(llvm::StringRef)> Selected);
@@ -102,8 +101,8 @@ private:
   };
 
   Key keyOf(unsigned Section, uint64_t Value) const;
-  unsigned sectionOf(const BlockRange &Range, const DecodedSection &Sec,
-                     const std::map<uint64_t, unsigned> &RelocTargets) const;
+  Key rangeKey(const BlockRange &Range, const DecodedSection &Sec,
+               const RelocationTargets &Relocs) const;
   std::string describeSection(unsigned Index) const;
   void report(Severity Sev, const DecodedSection &Sec,
               std::optional<uint64_t> RecordOffset, llvm::StringRef Function,
@@ -112,8 +111,7 @@ private:
     report(Sev, C.Sec, C.F.SectionOffset, C.Name, Message);
   }
   void checkLinkOrder(const DecodedSection &Sec);
-  void checkFunction(const Context &C,
-                     const std::map<uint64_t, unsigned> &RelocTargets);
+  void checkFunction(const Context &C, const RelocationTargets &Relocs);
   void checkLinkedSection(const Context &C, unsigned EntrySection);
   bool checkDuplicate(const Context &C, Key Entry);
   const SymbolFacts *entrySymbol(Key Entry) const;

@@ -5,7 +5,9 @@
 // selected output style (LLVM text or JSON, both as llvm-readobj prints
 // them). Diagnostics name the file, the section and the
 // offending offset; any error makes the exit status non-zero, but dumping
-// continues with the next section and file.
+// continues with the next section and file. --verify checks the decoded
+// maps with MapVerifier; --function and --demangle filter and rename the
+// decoded records before any output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -258,8 +260,7 @@ struct DumpContext {
 
 void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
                    StringRef File, DumpContext &Ctx, MapVerifier &V) {
-  Expected<std::map<uint64_t, unsigned>> Targets =
-      Reader.relocationTargets(Sec.Info);
+  Expected<RelocationTargets> Targets = Reader.relocationTargets(Sec.Info);
   if (!Targets) {
     Ctx.Diag.error(File,
                    describe(Sec.Info) + ": " + toString(Targets.takeError()));
@@ -483,7 +484,8 @@ int main(int argc, char **argv) {
       "  every encoding from the legacy unversioned type to version 5, and\n"
       "  prints them as llvm-readobj does. Decode errors name the file, the\n"
       "  section index and the byte offset; dumping goes on with the next\n"
-      "  section, and the exit status is 1 if anything failed to decode.\n");
+      "  section, and the exit status is 1 if anything failed to decode\n"
+      "  (or, with --verify, if a check found an error).\n");
   DumpContext Ctx;
   if (!Lookups.empty() || !LookupFile.empty()) {
     if (Verify) {
