@@ -22,6 +22,7 @@
 #include "ELFMapReader.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -43,6 +44,8 @@ struct BlockMatch {
   uint32_t Function = 0;
   uint32_t Range = 0;
   uint32_t Block = 0;
+  /// The block's ID.
+  uint32_t ID = 0;
   uint64_t BlockStart = 0;
   uint64_t BlockEnd = 0;
 
@@ -62,18 +65,53 @@ public:
   static llvm::Expected<AddressIndex>
   create(llvm::ArrayRef<DecodedSection> Sections);
 
-  std::optional<BlockMatch> lookup(uint64_t Address,
-                                   LookupSide Side = LookupSide::From) const;
+  /// What find() returns when no block matches.
+  static constexpr uint32_t NotFound = UINT32_MAX;
 
-  size_t numBlocks() const { return Starts.size(); }
+  /// The entry of the block that \p Address names, or NotFound.
+  uint32_t find(uint64_t Address, LookupSide Side = LookupSide::From) const;
+  /// Describes an entry that find() returned.
+  BlockMatch match(uint32_t Entry) const;
+
+  std::optional<BlockMatch> lookup(uint64_t Address,
+                                   LookupSide Side = LookupSide::From) const {
+    uint32_t Entry = find(Address, Side);
+    if (Entry == NotFound)
+      return std::nullopt;
+    return match(Entry);
+  }
+
+  size_t numBlocks() const { return Extents.size(); }
+
+  /// Cache hints for a later find(Address), in two steps: prefetchBucket
+  /// early, then prefetchBlocks once the bucket entry has arrived.
+  void prefetchBucket(uint64_t Address) const {
+    __builtin_prefetch(&Buckets[bucketOf(Address)]);
+  }
+  void prefetchBlocks(uint64_t Address) const {
+    __builtin_prefetch(&Extents[Buckets[bucketOf(Address)]]);
+  }
+
+  /// Cache hints for a later match(Entry), in two steps as above.
+  void prefetchRef(uint32_t Entry) const { __builtin_prefetch(&Refs[Entry]); }
+  void prefetchName(uint32_t Entry) const {
+    const BlockRef &Ref = Refs[Entry];
+    __builtin_prefetch(Sections[Ref.Section].Names[Ref.Function].data());
+  }
 
 private:
-  struct BlockRef {
+  /// What a look-up reads, kept small and together.
+  struct Extent {
+    uint64_t Start;
     uint64_t End;
+  };
+  /// What describing a match needs.
+  struct BlockRef {
     uint32_t Section;
     uint32_t Function;
     uint32_t Range;
     uint32_t Block;
+    uint32_t ID;
   };
 
   AddressIndex() = default;
@@ -81,16 +119,22 @@ private:
   void sortBlocks();
   llvm::Error checkOverlaps() const;
   void buildBuckets();
+  /// The bucket of \p Address, clamped to the table; 0 for an empty index.
+  size_t bucketOf(uint64_t Address) const {
+    if (Buckets.size() < 2 || Address < Low)
+      return 0;
+    return std::min<uint64_t>((Address - Low) >> BucketShift,
+                              Buckets.size() - 2);
+  }
   /// The entries [first, last) that start in \p Address's bucket.
   std::pair<size_t, size_t> bucketBounds(uint64_t Address) const;
-  BlockMatch match(size_t Entry) const;
 
   llvm::ArrayRef<DecodedSection> Sections;
-  /// Block start addresses, ascending; Refs is parallel.
-  std::vector<uint64_t> Starts;
+  /// Blocks by ascending start; Refs is parallel.
+  std::vector<Extent> Extents;
   std::vector<BlockRef> Refs;
   /// Buckets[B] is the first entry whose start is at or above
-  /// Low + (B << BucketShift); the last bucket bound is Starts.size().
+  /// Low + (B << BucketShift); the last bucket bound is Extents.size().
   std::vector<uint32_t> Buckets;
   uint64_t Low = 0;
   unsigned BucketShift = 0;

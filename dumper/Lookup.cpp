@@ -9,12 +9,17 @@
 #include "Lookup.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
+#include <chrono>
 
 using namespace llvm;
 
 namespace bbmap {
 
 namespace {
+
+/// How far ahead of the current request look-ups and printing prefetch: the
+/// first step this many requests ahead, the second half as many.
+constexpr size_t PrefetchDistance = 16;
 
 int hexDigit(char C) {
   if (C >= '0' && C <= '9')
@@ -81,7 +86,7 @@ void appendDecimal(SmallVectorImpl<char> &Out, uint64_t Value) {
 void appendMatch(SmallVectorImpl<char> &Line, const BlockMatch &M) {
   appendDecimal(Line, M.Range);
   Line.push_back(' ');
-  appendDecimal(Line, M.block().ID);
+  appendDecimal(Line, M.ID);
   Line.push_back(' ');
   appendHex(Line, M.BlockStart);
   Line.push_back(' ');
@@ -90,6 +95,106 @@ void appendMatch(SmallVectorImpl<char> &Line, const BlockMatch &M) {
   StringRef Name = M.name().empty() ? "<?>" : M.name();
   Line.append(Name.begin(), Name.end());
 }
+
+/// Prefetches what printing the results PrefetchDistance and half as many
+/// entries after \p I will read.
+void prefetchAhead(const AddressIndex &Index, ArrayRef<uint32_t> Entries,
+                   size_t I) {
+  if (I + PrefetchDistance < Entries.size() &&
+      Entries[I + PrefetchDistance] != AddressIndex::NotFound)
+    Index.prefetchRef(Entries[I + PrefetchDistance]);
+  if (I + PrefetchDistance / 2 < Entries.size() &&
+      Entries[I + PrefetchDistance / 2] != AddressIndex::NotFound)
+    Index.prefetchName(Entries[I + PrefetchDistance / 2]);
+}
+
+class TextLookupPrinter : public LookupPrinter {
+public:
+  explicit TextLookupPrinter(raw_ostream &OS) : OS(OS) {}
+
+  void beginFile(StringRef File) override {
+    OS << "# " << File << ": address offset range id start end function\n";
+  }
+
+  void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
+             ArrayRef<uint32_t> Entries) override {
+    SmallString<256> Line;
+    for (size_t I = 0; I < Requests.size(); ++I) {
+      prefetchAhead(Index, Entries, I);
+      Line.clear();
+      appendHex(Line, Requests[I].Address);
+      Line.push_back(' ');
+      if (Entries[I] == AddressIndex::NotFound) {
+        Line.append({'-', ' ', '-', ' ', '-', ' ', '-', ' ', '-', ' ', '-'});
+      } else {
+        BlockMatch M = Index.match(Entries[I]);
+        appendHex(Line, Requests[I].Address - M.BlockStart);
+        Line.push_back(' ');
+        appendMatch(Line, M);
+      }
+      Line.push_back('\n');
+      OS << Line;
+    }
+  }
+
+  void endFile() override {}
+
+private:
+  raw_ostream &OS;
+};
+
+class JSONLookupPrinter : public LookupPrinter {
+public:
+  JSONLookupPrinter(raw_ostream &OS, bool Pretty)
+      : OS(OS), J(OS, Pretty ? 2 : 0) {
+    J.arrayBegin();
+  }
+  ~JSONLookupPrinter() override {
+    J.arrayEnd();
+    OS << "\n";
+  }
+
+  void beginFile(StringRef File) override {
+    J.objectBegin();
+    J.attribute("File", File);
+    J.attributeBegin("Lookups");
+    J.arrayBegin();
+  }
+
+  void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
+             ArrayRef<uint32_t> Entries) override {
+    for (size_t I = 0; I < Requests.size(); ++I)
+      J.object([&] { printResult(Index, Requests[I], Entries[I]); });
+  }
+
+  void endFile() override {
+    J.arrayEnd();
+    J.attributeEnd();
+    J.objectEnd();
+  }
+
+private:
+  void printResult(const AddressIndex &Index, const LookupRequest &R,
+                   uint32_t Entry) {
+    J.attribute("Address", R.Address);
+    J.attribute("Side", R.Side == LookupSide::To ? "to" : "from");
+    J.attribute("Found", Entry != AddressIndex::NotFound);
+    if (Entry == AddressIndex::NotFound)
+      return;
+    BlockMatch M = Index.match(Entry);
+    J.attribute("Function", M.name());
+    J.attribute("FunctionAddress", M.function().address());
+    J.attribute("Range", M.Range);
+    J.attribute("RangeBase", M.function().Ranges[M.Range].BaseAddress);
+    J.attribute("ID", M.ID);
+    J.attribute("BlockStart", M.BlockStart);
+    J.attribute("BlockEnd", M.BlockEnd);
+    J.attribute("Offset", R.Address - M.BlockStart);
+  }
+
+  raw_ostream &OS;
+  json::OStream J;
+};
 
 } // namespace
 
@@ -119,62 +224,42 @@ Error parseLookupFile(StringRef Contents,
   return Error::success();
 }
 
-std::vector<std::optional<BlockMatch>>
-resolveAll(const AddressIndex &Index, ArrayRef<LookupRequest> Requests) {
-  std::vector<std::optional<BlockMatch>> Results;
-  Results.reserve(Requests.size());
-  for (const LookupRequest &R : Requests)
-    Results.push_back(Index.lookup(R.Address, R.Side));
-  return Results;
+LookupPrinter::~LookupPrinter() = default;
+
+std::unique_ptr<LookupPrinter> createTextLookupPrinter(raw_ostream &OS) {
+  return std::make_unique<TextLookupPrinter>(OS);
 }
 
-void printLookupText(raw_ostream &OS, StringRef File,
-                     ArrayRef<LookupRequest> Requests,
-                     ArrayRef<std::optional<BlockMatch>> Results) {
-  OS << "# " << File << ": address offset range id start end function\n";
-  SmallString<256> Line;
-  for (size_t I = 0; I < Requests.size(); ++I) {
-    Line.clear();
-    appendHex(Line, Requests[I].Address);
-    Line.push_back(' ');
-    if (const std::optional<BlockMatch> &M = Results[I]) {
-      appendHex(Line, Requests[I].Address - M->BlockStart);
-      Line.push_back(' ');
-      appendMatch(Line, *M);
-    } else {
-      Line.append({'-', ' ', '-', ' ', '-', ' ', '-', ' ', '-', ' ', '-'});
+std::unique_ptr<LookupPrinter> createJSONLookupPrinter(raw_ostream &OS,
+                                                       bool Pretty) {
+  return std::make_unique<JSONLookupPrinter>(OS, Pretty);
+}
+
+LookupStats lookupAll(const AddressIndex &Index,
+                      ArrayRef<LookupRequest> Requests, StringRef File,
+                      LookupPrinter &Printer) {
+  constexpr size_t ChunkSize = 1 << 16;
+  LookupStats Stats;
+  std::vector<uint32_t> Entries(std::min(Requests.size(), ChunkSize));
+  Printer.beginFile(File);
+  for (size_t Begin = 0; Begin < Requests.size(); Begin += ChunkSize) {
+    ArrayRef<LookupRequest> Chunk = Requests.slice(Begin).take_front(ChunkSize);
+    auto Start = std::chrono::steady_clock::now();
+    for (size_t I = 0; I < Chunk.size(); ++I) {
+      if (I + PrefetchDistance < Chunk.size())
+        Index.prefetchBucket(Chunk[I + PrefetchDistance].Address);
+      if (I + PrefetchDistance / 2 < Chunk.size())
+        Index.prefetchBlocks(Chunk[I + PrefetchDistance / 2].Address);
+      Entries[I] = Index.find(Chunk[I].Address, Chunk[I].Side);
+      Stats.Found += Entries[I] != AddressIndex::NotFound;
     }
-    Line.push_back('\n');
-    OS << Line;
+    Stats.LookupSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    Printer.print(Index, Chunk, ArrayRef(Entries).take_front(Chunk.size()));
   }
-}
-
-void printLookupJSON(json::OStream &J, StringRef File,
-                     ArrayRef<LookupRequest> Requests,
-                     ArrayRef<std::optional<BlockMatch>> Results) {
-  J.object([&] {
-    J.attribute("File", File);
-    J.attributeArray("Lookups", [&] {
-      for (size_t I = 0; I < Requests.size(); ++I)
-        J.object([&] {
-          J.attribute("Address", Requests[I].Address);
-          J.attribute("Side",
-                      Requests[I].Side == LookupSide::To ? "to" : "from");
-          const std::optional<BlockMatch> &M = Results[I];
-          J.attribute("Found", M.has_value());
-          if (!M)
-            return;
-          J.attribute("Function", M->name());
-          J.attribute("FunctionAddress", M->function().address());
-          J.attribute("Range", M->Range);
-          J.attribute("RangeBase", M->function().Ranges[M->Range].BaseAddress);
-          J.attribute("ID", M->block().ID);
-          J.attribute("BlockStart", M->BlockStart);
-          J.attribute("BlockEnd", M->BlockEnd);
-          J.attribute("Offset", Requests[I].Address - M->BlockStart);
-        });
-    });
-  });
+  Printer.endFile();
+  return Stats;
 }
 
 } // namespace bbmap

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <vector>
 
 namespace bbmap {
@@ -31,21 +32,39 @@ llvm::Expected<LookupRequest> parseLookupRequest(llvm::StringRef Text);
 llvm::Error parseLookupFile(llvm::StringRef Contents,
                             std::vector<LookupRequest> &Requests);
 
-/// Resolves every request; results are parallel to \p Requests.
-std::vector<std::optional<BlockMatch>>
-resolveAll(const AddressIndex &Index, llvm::ArrayRef<LookupRequest> Requests);
-
-/// Prints results as text: a header comment naming \p File and the columns,
-/// then "ADDRESS RANGE ID START END OFFSET FUNCTION" per request ("-" in
-/// every column after the address when nothing covers it).
-void printLookupText(llvm::raw_ostream &OS, llvm::StringRef File,
+/// Prints look-up results, file by file, in chunks.
+class LookupPrinter {
+public:
+  virtual ~LookupPrinter();
+  virtual void beginFile(llvm::StringRef File) = 0;
+  /// Entries[I] is what Index.find() returned for Requests[I].
+  virtual void print(const AddressIndex &Index,
                      llvm::ArrayRef<LookupRequest> Requests,
-                     llvm::ArrayRef<std::optional<BlockMatch>> Results);
+                     llvm::ArrayRef<uint32_t> Entries) = 0;
+  virtual void endFile() = 0;
+};
 
-/// Writes results as one JSON object {"File": ..., "Lookups": [...]}.
-void printLookupJSON(llvm::json::OStream &J, llvm::StringRef File,
-                     llvm::ArrayRef<LookupRequest> Requests,
-                     llvm::ArrayRef<std::optional<BlockMatch>> Results);
+/// Text: a header comment naming the file and the columns, then
+/// "ADDRESS OFFSET RANGE ID START END FUNCTION" per request ("-" in every
+/// column after the address when no block matches).
+std::unique_ptr<LookupPrinter> createTextLookupPrinter(llvm::raw_ostream &OS);
+
+/// JSON: an array (closed when the printer is destroyed) of one object
+/// {"File": ..., "Lookups": [...]} per file.
+std::unique_ptr<LookupPrinter> createJSONLookupPrinter(llvm::raw_ostream &OS,
+                                                       bool Pretty);
+
+struct LookupStats {
+  size_t Found = 0;
+  /// Time spent in look-ups only, without printing.
+  double LookupSeconds = 0;
+};
+
+/// Resolves and prints every request for one file, a chunk at a time so
+/// that memory does not grow with the number of requests.
+LookupStats lookupAll(const AddressIndex &Index,
+                      llvm::ArrayRef<LookupRequest> Requests,
+                      llvm::StringRef File, LookupPrinter &Printer);
 
 } // namespace bbmap
 

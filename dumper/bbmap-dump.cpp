@@ -82,7 +82,7 @@ cl::opt<std::string> LookupFile(
              "line ('#' starts a comment line)"),
     cl::value_desc("file"), cl::cat(DumpCategory));
 
-cl::opt<bool> LookupStats(
+cl::opt<bool> PrintLookupStats(
     "lookup-stats",
     cl::desc("With --lookup/--lookup-file, print the time spent parsing, "
              "indexing, looking up and printing to stderr"),
@@ -175,11 +175,11 @@ void demangleNames(DecodedSection &Sec) {
         Name = llvm::demangle(Name);
 }
 
-/// Look-up mode: the requests, parsed once for all files, and the JSON
-/// writer with --output-style=json.
+/// Look-up mode: the requests, parsed once for all files, and the printer
+/// of the output style.
 struct LookupJob {
   std::vector<LookupRequest> Requests;
-  std::unique_ptr<json::OStream> JSON;
+  std::unique_ptr<LookupPrinter> Printer;
 };
 
 /// Measures the phases of a look-up run for --lookup-stats.
@@ -223,23 +223,17 @@ void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
     return;
   }
   double IndexTime = Timer.lap();
-  std::vector<std::optional<BlockMatch>> Results =
-      resolveAll(*Index, Job.Requests);
-  double LookupTime = Timer.lap();
-  if (Job.JSON)
-    printLookupJSON(*Job.JSON, File, Job.Requests, Results);
-  else
-    printLookupText(outs(), File, Job.Requests, Results);
+  LookupStats Stats = lookupAll(*Index, Job.Requests, File, *Job.Printer);
   outs().flush();
-  if (!LookupStats)
+  if (!PrintLookupStats)
     return;
-  size_t Found = llvm::count_if(Results, [](const auto &R) { return R; });
   errs() << formatv("{0}: '{1}': decoded and indexed {2} blocks in {3:f3} s; "
                     "{4} look-ups ({5} found) in {6:f3} s ({7:f1} M/s); "
                     "printed in {8:f3} s\n",
                     ToolName, File, Index->numBlocks(), IndexTime,
-                    Job.Requests.size(), Found, LookupTime,
-                    Job.Requests.size() / LookupTime / 1e6, Timer.lap());
+                    Job.Requests.size(), Stats.Found, Stats.LookupSeconds,
+                    Job.Requests.size() / Stats.LookupSeconds / 1e6,
+                    Timer.lap() - Stats.LookupSeconds);
 }
 
 /// --verify: the report printer and the totals over every file.
@@ -423,20 +417,16 @@ int runLookups(DumpContext &Ctx) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
-  if (LookupStats)
+  if (PrintLookupStats)
     errs() << formatv("{0}: parsed {1} addresses in {2:f3} s\n", ToolName,
                       Job.Requests.size(), Timer.lap());
-  if (Style == OutputStyle::JSON) {
-    Job.JSON = std::make_unique<json::OStream>(outs(), PrettyPrint ? 2 : 0);
-    Job.JSON->arrayBegin();
-  }
+  Job.Printer = Style == OutputStyle::JSON
+                    ? createJSONLookupPrinter(outs(), PrettyPrint)
+                    : createTextLookupPrinter(outs());
   Ctx.Lookups = &Job;
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);
-  if (Job.JSON) {
-    Job.JSON->arrayEnd();
-    outs() << "\n";
-  }
+  Job.Printer.reset();
   outs().flush();
   return Ctx.Diag.hadError() ? 1 : 0;
 }
