@@ -41,7 +41,7 @@ void VerifySummary::add(const VerifyReport &R) {
   ++Files;
   Functions += R.Functions;
   Blocks += R.Blocks;
-  Errors += R.count(Severity::Error);
+  Errors += R.errors();
   Warnings += R.count(Severity::Warning);
   Uncovered += R.Uncovered.size();
 }
@@ -286,7 +286,7 @@ public:
          << ") in section [" << U.SectionIndex << "] " << U.SectionName << "\n";
   }
 
-  void printSummary(const VerifySummary &S) override {
+  void finish(const VerifySummary &S) override {
     OS << "summary: " << S.Files << " files, " << S.Functions << " functions, "
        << S.Blocks << " blocks checked; " << S.Errors << " errors, "
        << S.Warnings << " warnings, " << S.Uncovered
@@ -301,41 +301,34 @@ private:
 class JSONReportPrinter : public VerifyReportPrinter {
 public:
   JSONReportPrinter(raw_ostream &OS, bool Pretty, bool Demangle)
-      : J(OS, Pretty ? 2 : 0), Demangle(Demangle) {
-    J.objectBegin();
-    J.attributeBegin("Files");
+      : OS(OS), J(OS, Pretty ? 2 : 0), Demangle(Demangle) {
     J.arrayBegin();
   }
 
   void printFile(const VerifyReport &R) override {
     J.object([&] {
       J.attribute("File", R.File);
-      J.attribute("Functions", R.Functions);
-      J.attribute("Blocks", R.Blocks);
-      J.attributeArray("Findings", [&] {
-        for (const Finding &F : R.Findings)
-          printFinding(F);
-      });
-      J.attributeArray("Uncovered", [&] {
-        for (const UncoveredFunction &U : R.Uncovered)
-          printUncovered(U);
+      J.attributeObject("Verify", [&] {
+        J.attribute("Functions", R.Functions);
+        J.attribute("Blocks", R.Blocks);
+        J.attribute("Errors", R.errors());
+        J.attribute("Warnings", R.count(Severity::Warning));
+        J.attributeArray("Findings", [&] {
+          for (const Finding &F : R.Findings)
+            printFinding(F);
+        });
+        J.attributeArray("Uncovered", [&] {
+          for (const UncoveredFunction &U : R.Uncovered)
+            printUncovered(U);
+        });
       });
     });
   }
 
-  void printSummary(const VerifySummary &S) override {
+  void finish(const VerifySummary &) override {
     J.arrayEnd();
-    J.attributeEnd();
-    J.attributeObject("Summary", [&] {
-      J.attribute("Files", S.Files);
-      J.attribute("Functions", S.Functions);
-      J.attribute("Blocks", S.Blocks);
-      J.attribute("Errors", S.Errors);
-      J.attribute("Warnings", S.Warnings);
-      J.attribute("Uncovered", S.Uncovered);
-    });
-    J.objectEnd();
     J.flush();
+    OS << "\n";
   }
 
 private:
@@ -362,6 +355,7 @@ private:
     });
   }
 
+  raw_ostream &OS;
   json::OStream J;
   bool Demangle;
 };

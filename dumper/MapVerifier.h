@@ -54,8 +54,12 @@ struct VerifyReport {
   std::vector<UncoveredFunction> Uncovered;
   uint64_t Functions = 0;
   uint64_t Blocks = 0;
+  /// Map sections that failed to decode (reported on stderr).
+  uint64_t UndecodedSections = 0;
 
   uint64_t count(Severity Sev) const;
+  /// Error findings plus undecoded sections.
+  uint64_t errors() const { return count(Severity::Error) + UndecodedSections; }
 };
 
 /// Totals over every file, printed as the summary line.
@@ -80,6 +84,9 @@ public:
   /// relocation at each address field refers to (relocatable objects only;
   /// empty otherwise).
   void checkSection(const DecodedSection &Sec, const RelocationTargets &Relocs);
+  /// Counts a map section that could not be decoded (or whose relocations
+  /// could not be read) as an error.
+  void countUndecodedSection() { ++Report.UndecodedSections; }
   /// Lists the text functions that no checked record covered, among those
   /// whose name \p Selected accepts, and returns the report.
   VerifyReport finish(llvm::function_ref<bool(llvm::StringRef)> Selected);
@@ -127,19 +134,20 @@ private:
   std::map<Key, RecordPlace> Covered;
 };
 
-/// Prints reports as they come, then the summary.
+/// Prints reports as they come, then ends the output.
 class VerifyReportPrinter {
 public:
   virtual ~VerifyReportPrinter();
   virtual void printFile(const VerifyReport &R) = 0;
-  virtual void printSummary(const VerifySummary &S) = 0;
+  /// The text form prints the summary line; the JSON form closes its array.
+  virtual void finish(const VerifySummary &S) = 0;
 };
 
 /// One line per finding and per uncovered function, then a summary line.
 /// With \p Demangle, function names are demangled.
 std::unique_ptr<VerifyReportPrinter>
 createTextReportPrinter(llvm::raw_ostream &OS, bool Demangle);
-/// One JSON object: {"Files": [...], "Summary": {...}}.
+/// A JSON array with one {"File": ..., "Verify": {...}} object per file.
 std::unique_ptr<VerifyReportPrinter>
 createJSONReportPrinter(llvm::raw_ostream &OS, bool Pretty, bool Demangle);
 

@@ -258,7 +258,7 @@ void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
   if (!Targets) {
     Ctx.Diag.error(File,
                    describe(Sec.Info) + ": " + toString(Targets.takeError()));
-    ++Ctx.Verify->Totals.Errors;
+    V.countUndecodedSection();
     return;
   }
   V.checkSection(Sec, *Targets);
@@ -274,8 +274,8 @@ void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
       Ctx.Printer->printSection(Empty);
     }
     Ctx.Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
-    if (Ctx.Verify)
-      ++Ctx.Verify->Totals.Errors;
+    if (V)
+      V->countUndecodedSection();
     return;
   }
   selectFunctions(*Sec);
@@ -452,9 +452,7 @@ int runVerify(DumpContext &Ctx) {
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);
   Printer.reset();
-  Run.Printer->printSummary(Run.Totals);
-  if (Style == OutputStyle::JSON)
-    outs() << "\n";
+  Run.Printer->finish(Run.Totals);
   outs().flush();
   return Ctx.Diag.hadError() || Run.Totals.Errors ? 1 : 0;
 }
