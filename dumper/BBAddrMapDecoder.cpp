@@ -150,6 +150,7 @@ uint64_t SectionDecoder::minBlockBytes(const FunctionMap &F) const {
 }
 
 Error SectionDecoder::decodeRange(FunctionMap &F, BlockRange &Range) {
+  Range.AddressFieldOffset = R.tell();
   Expected<uint64_t> Base = readAddress("base address");
   if (!Base)
     return Base.takeError();

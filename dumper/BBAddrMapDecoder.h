@@ -47,6 +47,9 @@ struct BlockEntry {
 /// A contiguous address range of a function (one per basic-block section).
 struct BlockRange {
   uint64_t BaseAddress = 0;
+  /// Offset of the base address field within the section (where its
+  /// relocation applies in a relocatable object).
+  uint64_t AddressFieldOffset = 0;
   /// Block count as written; equals Blocks.size() unless OmitBBEntries.
   uint32_t NumBlocks = 0;
   std::vector<BlockEntry> Blocks;

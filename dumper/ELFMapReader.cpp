@@ -54,6 +54,9 @@ public:
   FileSummary summary() const override;
   std::vector<MapSectionInfo> mapSections() const override;
   Expected<DecodedSection> decode(const MapSectionInfo &Info) const override;
+  FileFacts facts() const override;
+  Expected<RelocationTargets>
+  relocationTargets(const MapSectionInfo &Info) const override;
 
 private:
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
@@ -340,6 +343,99 @@ ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
   for (const FunctionMap &F : D.Functions)
     D.Names.push_back(functionName(F.address(), LinkedSec));
   return D;
+}
+
+template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
+  FileFacts F;
+  F.Relocatable = isRelocatable();
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return F;
+  }
+  for (const Elf_Shdr &Sec : *Sections) {
+    SectionFacts S{"<?>",       Sec.sh_type, Sec.sh_flags,
+                   Sec.sh_addr, Sec.sh_size, Sec.sh_link};
+    if (Expected<StringRef> Name = Obj.getSectionName(Sec))
+      S.Name = Name->str();
+    else
+      consumeError(Name.takeError());
+    F.Sections.push_back(std::move(S));
+  }
+  if (!Symbols)
+    buildSymbolIndex();
+  if (!SymTab)
+    return F;
+  Expected<typename ELFT::SymRange> Syms = Obj.symbols(SymTab);
+  Expected<StringRef> StrTab = Obj.getStringTableForSymtab(*SymTab);
+  if (!Syms || !StrTab) {
+    consumeError(Syms.takeError());
+    consumeError(StrTab.takeError());
+    return F;
+  }
+  uint32_t Index = 0;
+  for (const typename ELFT::Sym &Sym : *Syms) {
+    uint32_t I = Index++;
+    bool IsFunction = Sym.getType() == ELF::STT_FUNC;
+    bool IsPart = Sym.getType() == ELF::STT_NOTYPE;
+    if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.st_shndx >= ELF::SHN_LORESERVE ||
+        !(IsFunction || IsPart))
+      continue;
+    Expected<StringRef> Name = Sym.getName(*StrTab);
+    // As for naming: without the Thumb/microMIPS bit of function symbols.
+    Expected<uint64_t> Value = ObjF.toSymbolRef(SymTab, I).getAddress();
+    if (!Name || !Value) {
+      consumeError(Name.takeError());
+      consumeError(Value.takeError());
+      continue;
+    }
+    F.Symbols.push_back(
+        {Name->str(), *Value, Sym.st_size, Sym.st_shndx, IsFunction});
+  }
+  return F;
+}
+
+template <class ELFT>
+Expected<RelocationTargets>
+ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
+  if (!RelocSections)
+    indexRelocSections();
+  RelocationTargets Targets;
+  auto It = RelocSections->find(Info.Index);
+  if (!isRelocatable() || It == RelocSections->end())
+    return Targets;
+  for (const RelocSection &R : It->second) {
+    Expected<const Elf_Shdr *> RelSymTab = Obj.getSection(R.Sec->sh_link);
+    if (!RelSymTab)
+      return RelSymTab.takeError();
+    auto Add = [&](const auto &Relocs) -> Error {
+      for (const auto &Rel : Relocs) {
+        Expected<const typename ELFT::Sym *> Sym =
+            Obj.getRelocationSymbol(Rel, *RelSymTab);
+        if (!Sym)
+          return Sym.takeError();
+        if (*Sym)
+          Targets[Rel.r_offset] = {(*Sym)->st_shndx, (*Sym)->st_value};
+      }
+      return Error::success();
+    };
+    auto Read = [&]() -> Error {
+      if (R.Sec->sh_type == ELF::SHT_RELA) {
+        Expected<typename ELFT::RelaRange> Relas = Obj.relas(*R.Sec);
+        return Relas ? Add(*Relas) : Relas.takeError();
+      }
+      if (R.Sec->sh_type == ELF::SHT_REL) {
+        Expected<typename ELFT::RelRange> Rels = Obj.rels(*R.Sec);
+        return Rels ? Add(*Rels) : Rels.takeError();
+      }
+      auto Crels = Obj.crels(*R.Sec);
+      return Crels ? joinErrors(Add(Crels->first), Add(Crels->second))
+                   : Crels.takeError();
+    };
+    if (Error E = Read())
+      return E;
+  }
+  return Targets;
 }
 
 template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {

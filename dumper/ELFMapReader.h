@@ -13,6 +13,7 @@
 #include "BBAddrMapDecoder.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,46 @@ struct DecodedSection {
   std::vector<std::string> Names;
 };
 
+/// A section header, as far as --verify needs it.
+struct SectionFacts {
+  std::string Name;
+  uint32_t Type = 0;
+  uint64_t Flags = 0;
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+  uint32_t Link = 0;
+};
+
+/// A defined .symtab symbol that is STT_FUNC, or STT_NOTYPE (the type of
+/// the symbols of function parts such as `foo.cold` and `foo.__part.1`).
+struct SymbolFacts {
+  std::string Name;
+  uint64_t Value = 0;
+  uint64_t Size = 0;
+  /// st_shndx.
+  unsigned Section = 0;
+  bool IsFunction = false;
+};
+
+/// The sections (by index) and symbols of a file, for --verify.
+struct FileFacts {
+  bool Relocatable = false;
+  std::vector<SectionFacts> Sections;
+  std::vector<SymbolFacts> Symbols;
+};
+
+/// What a relocation of a map section refers to.
+struct RelocationTarget {
+  /// st_shndx of the relocation's symbol.
+  unsigned Section = 0;
+  /// st_value of that symbol (0 for a section symbol; the label's offset
+  /// when, as on RISC-V, the relocation refers to a local label).
+  uint64_t SymbolValue = 0;
+};
+
+/// Offset within a map section -> what the relocation there refers to.
+using RelocationTargets = std::map<uint64_t, RelocationTarget>;
+
 /// Reads the basic-block address maps of one ELF object.
 class ELFMapReader {
 public:
@@ -61,6 +102,12 @@ public:
   /// the offending offset within the section.
   virtual llvm::Expected<DecodedSection>
   decode(const MapSectionInfo &Info) const = 0;
+  /// Sections and symbols, for --verify.
+  virtual FileFacts facts() const = 0;
+  /// In a relocatable object, what each relocation applying to the map
+  /// section refers to (empty for other files).
+  virtual llvm::Expected<RelocationTargets>
+  relocationTargets(const MapSectionInfo &Info) const = 0;
 };
 
 } // namespace bbmap

@@ -5,7 +5,9 @@
 // selected output style (LLVM text or JSON, both as llvm-readobj prints
 // them). Diagnostics name the file, the section and the
 // offending offset; any error makes the exit status non-zero, but dumping
-// continues with the next section and file.
+// continues with the next section and file. --verify checks the decoded
+// maps with MapVerifier; --function and --demangle filter and rename the
+// decoded records before any output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
 #include "Lookup.h"
+#include "MapVerifier.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/Error.h"
@@ -109,15 +113,30 @@ cl::opt<std::string> InputBinary(
              "basic block of this input binary's .llvm_bb_addr_map"),
     cl::value_desc("file"), cl::cat(DumpCategory));
 
-cl::opt<bool> Verify("verify",
-                     cl::desc("With --bat: check the BAT tables against the "
-                              "binary's function symbols"),
-                     cl::cat(DumpCategory));
-
 cl::opt<bool> BATStats("bat-stats",
                        cl::desc("Print BAT decode and translation times to "
                                 "stderr"),
                        cl::cat(DumpCategory));
+
+cl::opt<bool> Verify(
+    "verify",
+    cl::desc("Check every decoded map against the file's symbols and "
+             "sections and print a report; alone, print only the report. "
+             "With --bat, check the BAT tables instead"),
+    cl::cat(DumpCategory));
+
+cl::list<std::string> FunctionNames(
+    "function",
+    cl::desc("Only print, verify and look up the records of this function "
+             "(exact symbol name, or demangled name with --demangle; "
+             "repeatable)"),
+    cl::value_desc("name"), cl::cat(DumpCategory));
+
+cl::opt<bool> Demangle("demangle", cl::desc("Demangle function names"),
+                       cl::cat(DumpCategory));
+cl::alias DemangleShort("C", cl::desc("Alias for --demangle"),
+                        cl::aliasopt(Demangle), cl::NotHidden,
+                        cl::cat(DumpCategory));
 
 constexpr StringRef ToolName = "bbmap-dump";
 
@@ -155,18 +174,36 @@ void warnUnnamed(Diagnostics &Diag, StringRef File, const DecodedSection &Sec) {
   }
 }
 
-void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
-                 StringRef File, LLVMStylePrinter &Printer, Diagnostics &Diag) {
-  Expected<DecodedSection> Sec = Reader.decode(Info);
-  if (!Sec) {
-    DecodedSection Empty;
-    Empty.Info = Info;
-    Printer.printSection(Empty);
-    Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
+/// Whether --function selects the function named \p Name.
+bool isSelected(StringRef Name) {
+  if (FunctionNames.empty())
+    return true;
+  return !Name.empty() &&
+         (llvm::is_contained(FunctionNames, Name) ||
+          (Demangle &&
+           llvm::is_contained(FunctionNames, llvm::demangle(Name))));
+}
+
+/// Keeps the records --function selects.
+void selectFunctions(DecodedSection &Sec) {
+  if (FunctionNames.empty())
     return;
+  DecodedSection Kept;
+  Kept.Info = Sec.Info;
+  for (size_t I = 0; I < Sec.Functions.size(); ++I) {
+    if (!isSelected(Sec.Names[I]))
+      continue;
+    Kept.Functions.push_back(std::move(Sec.Functions[I]));
+    Kept.Names.push_back(std::move(Sec.Names[I]));
   }
-  Printer.printSection(*Sec);
-  warnUnnamed(Diag, File, *Sec);
+  Sec = std::move(Kept);
+}
+
+void demangleNames(DecodedSection &Sec) {
+  if (Demangle)
+    for (std::string &Name : Sec.Names)
+      if (!Name.empty())
+        Name = llvm::demangle(Name);
 }
 
 /// Look-up mode: the requests, parsed once for all files, and the printer
@@ -200,6 +237,8 @@ std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
       Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
       continue;
     }
+    selectFunctions(*Sec);
+    demangleNames(*Sec);
     Sections.push_back(std::move(*Sec));
   }
   return Sections;
@@ -228,22 +267,80 @@ void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
                     Timer.lap() - Stats.LookupSeconds);
 }
 
-/// What a run does with each object: dump its maps with Printer, or, in
-/// look-up mode (Lookups set), resolve addresses.
+/// --verify: the report printer and the totals over every file.
+struct VerifyRun {
+  std::unique_ptr<VerifyReportPrinter> Printer;
+  VerifySummary Totals;
+};
+
+/// What a run does with each object: dump its maps with Printer and/or
+/// verify them (Verify set), or, in look-up mode (Lookups set), resolve
+/// addresses.
 struct DumpContext {
   LLVMStylePrinter *Printer = nullptr;
   LookupJob *Lookups = nullptr;
+  VerifyRun *Verify = nullptr;
   Diagnostics Diag;
 };
 
+void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
+                   StringRef File, DumpContext &Ctx, MapVerifier &V) {
+  Expected<RelocationTargets> Targets = Reader.relocationTargets(Sec.Info);
+  if (!Targets) {
+    Ctx.Diag.error(File,
+                   describe(Sec.Info) + ": " + toString(Targets.takeError()));
+    V.countUndecodedSection();
+    return;
+  }
+  V.checkSection(Sec, *Targets);
+}
+
+void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
+                 StringRef File, DumpContext &Ctx, MapVerifier *V) {
+  Expected<DecodedSection> Sec = Reader.decode(Info);
+  if (!Sec) {
+    if (Ctx.Printer) {
+      DecodedSection Empty;
+      Empty.Info = Info;
+      Ctx.Printer->printSection(Empty);
+    }
+    Ctx.Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
+    if (V)
+      V->countUndecodedSection();
+    return;
+  }
+  selectFunctions(*Sec);
+  // With --function, sections without a selected record are left out.
+  if (!FunctionNames.empty() && Sec->Functions.empty())
+    return;
+  if (V)
+    verifySection(Reader, *Sec, File, Ctx, *V);
+  demangleNames(*Sec);
+  if (!Ctx.Printer)
+    return;
+  Ctx.Printer->printSection(*Sec);
+  warnUnnamed(Ctx.Diag, File, *Sec);
+}
+
 void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
-  FileSummary Summary = Reader.summary();
-  Summary.FileName = File.str();
-  Ctx.Printer->printFileSummary(Summary);
-  if (BBAddrMap)
+  if (Ctx.Printer) {
+    FileSummary Summary = Reader.summary();
+    Summary.FileName = File.str();
+    Ctx.Printer->printFileSummary(Summary);
+  }
+  std::optional<MapVerifier> V;
+  if (Ctx.Verify)
+    V.emplace(File.str(), Reader.facts());
+  if (BBAddrMap || V)
     for (const MapSectionInfo &Info : Reader.mapSections())
-      dumpSection(Reader, Info, File, *Ctx.Printer, Ctx.Diag);
-  Ctx.Printer->endFile();
+      dumpSection(Reader, Info, File, Ctx, V ? &*V : nullptr);
+  if (Ctx.Printer)
+    Ctx.Printer->endFile();
+  if (!V)
+    return;
+  VerifyReport Report = V->finish(isSelected);
+  Ctx.Verify->Totals.add(Report);
+  Ctx.Verify->Printer->printFile(Report);
 }
 
 void dumpObject(const ObjectFile &Obj, StringRef File, DumpContext &Ctx) {
@@ -401,6 +498,32 @@ int runBATMode(Diagnostics &Diag) {
   return OK ? 0 : 1;
 }
 
+/// --verify, alone or after the --bb-addr-map dump of each file. The exit
+/// status is 1 when a section failed to decode or a check found an error.
+int runVerify(DumpContext &Ctx) {
+  if (BBAddrMap && Style == OutputStyle::JSON) {
+    WithColor::error(errs(), ToolName)
+        << "--verify with --output-style=json cannot be combined with "
+           "--bb-addr-map\n";
+    return 1;
+  }
+  std::unique_ptr<LLVMStylePrinter> Printer;
+  if (BBAddrMap)
+    Printer = createPrinter(outs());
+  Ctx.Printer = Printer.get();
+  VerifyRun Run;
+  Run.Printer = Style == OutputStyle::JSON
+                    ? createJSONReportPrinter(outs(), PrettyPrint, Demangle)
+                    : createTextReportPrinter(outs(), Demangle);
+  Ctx.Verify = &Run;
+  for (const std::string &File : InputFiles)
+    dumpFile(File, Ctx);
+  Printer.reset();
+  Run.Printer->finish(Run.Totals);
+  outs().flush();
+  return Ctx.Diag.hadError() || Run.Totals.Errors ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -416,12 +539,21 @@ int main(int argc, char **argv) {
       "  every encoding from the legacy unversioned type to version 5, and\n"
       "  prints them as llvm-readobj does. Decode errors name the file, the\n"
       "  section index and the byte offset; dumping goes on with the next\n"
-      "  section, and the exit status is 1 if anything failed to decode.\n");
+      "  section, and the exit status is 1 if anything failed to decode\n"
+      "  (or, with --verify, if a check found an error).\n");
   DumpContext Ctx;
   if (BAT || !Translate.empty() || !TranslateFile.empty())
     return runBATMode(Ctx.Diag);
-  if (!Lookups.empty() || !LookupFile.empty())
+  if (!Lookups.empty() || !LookupFile.empty()) {
+    if (Verify) {
+      WithColor::error(errs(), ToolName)
+          << "--verify cannot be combined with --lookup or --lookup-file\n";
+      return 1;
+    }
     return runLookups(Ctx);
+  }
+  if (Verify)
+    return runVerify(Ctx);
   std::unique_ptr<LLVMStylePrinter> Printer = createPrinter(outs());
   Ctx.Printer = Printer.get();
   for (const std::string &File : InputFiles)

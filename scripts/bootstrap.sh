@@ -26,6 +26,8 @@ for n in $MAJORS; do
 done
 # Format A of BOLT address translation comes from BOLT 16 only.
 pkgs="$pkgs bolt-16"
+# clang-format-19: the formatter the project's C++ style is checked with.
+pkgs="$pkgs clang-format-19"
 
 missing=""
 for p in $pkgs; do
