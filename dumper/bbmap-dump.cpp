@@ -9,17 +9,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AddressIndex.h"
 #include "ELFMapReader.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
+#include "Lookup.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/Error.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -60,6 +65,24 @@ cl::opt<bool> PrettyPrint("pretty-print",
                           cl::desc("Indent the JSON output, like "
                                    "llvm-readobj --pretty-print"),
                           cl::cat(DumpCategory));
+
+cl::list<std::string>
+    Lookups("lookup",
+            cl::desc("Print the function, range and basic block that contain "
+                     "ADDR[:from|:to] (hexadecimal, 0x optional; repeatable)"),
+            cl::value_desc("addr"), cl::cat(DumpCategory));
+
+cl::opt<std::string> LookupFile(
+    "lookup-file",
+    cl::desc("Look up every address of a file, one ADDR[:from|:to] per "
+             "line ('#' starts a comment line)"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<bool> LookupStats(
+    "lookup-stats",
+    cl::desc("With --lookup/--lookup-file, print the time spent parsing, "
+             "indexing, looking up and printing to stderr"),
+    cl::cat(DumpCategory));
 
 constexpr StringRef ToolName = "bbmap-dump";
 
@@ -111,27 +134,104 @@ void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
   warnUnnamed(Diag, File, *Sec);
 }
 
-void dumpObject(const ObjectFile &Obj, StringRef File,
-                LLVMStylePrinter &Printer, Diagnostics &Diag) {
-  Expected<std::unique_ptr<ELFMapReader>> Reader = ELFMapReader::create(Obj);
-  if (!Reader) {
-    Diag.error(File, toString(Reader.takeError()));
+/// Look-up mode: the requests, parsed once for all files, and the JSON
+/// writer with --output-style=json.
+struct LookupJob {
+  std::vector<LookupRequest> Requests;
+  std::unique_ptr<json::OStream> JSON;
+};
+
+/// Measures the phases of a look-up run for --lookup-stats.
+class PhaseTimer {
+public:
+  double lap() {
+    auto Now = std::chrono::steady_clock::now();
+    double Seconds = std::chrono::duration<double>(Now - Start).count();
+    Start = Now;
+    return Seconds;
+  }
+
+private:
+  std::chrono::steady_clock::time_point Start =
+      std::chrono::steady_clock::now();
+};
+
+std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
+                                      StringRef File, Diagnostics &Diag) {
+  std::vector<DecodedSection> Sections;
+  for (const MapSectionInfo &Info : Reader.mapSections()) {
+    Expected<DecodedSection> Sec = Reader.decode(Info);
+    if (!Sec) {
+      Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
+      continue;
+    }
+    Sections.push_back(std::move(*Sec));
+  }
+  return Sections;
+}
+
+void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
+                  Diagnostics &Diag) {
+  PhaseTimer Timer;
+  std::vector<DecodedSection> Sections = decodeAll(Reader, File, Diag);
+  Expected<AddressIndex> Index = AddressIndex::create(Sections);
+  if (!Index) {
+    Diag.error(File, toString(Index.takeError()));
     return;
   }
-  FileSummary Summary = (*Reader)->summary();
+  double IndexTime = Timer.lap();
+  std::vector<std::optional<BlockMatch>> Results =
+      resolveAll(*Index, Job.Requests);
+  double LookupTime = Timer.lap();
+  if (Job.JSON)
+    printLookupJSON(*Job.JSON, File, Job.Requests, Results);
+  else
+    printLookupText(outs(), File, Job.Requests, Results);
+  outs().flush();
+  if (!LookupStats)
+    return;
+  size_t Found = llvm::count_if(Results, [](const auto &R) { return R; });
+  errs() << formatv("{0}: '{1}': decoded and indexed {2} blocks in {3:f3} s; "
+                    "{4} look-ups ({5} found) in {6:f3} s ({7:f1} M/s); "
+                    "printed in {8:f3} s\n",
+                    ToolName, File, Index->numBlocks(), IndexTime,
+                    Job.Requests.size(), Found, LookupTime,
+                    Job.Requests.size() / LookupTime / 1e6, Timer.lap());
+}
+
+/// What a run does with each object: dump its maps with Printer, or, in
+/// look-up mode (Lookups set), resolve addresses.
+struct DumpContext {
+  LLVMStylePrinter *Printer = nullptr;
+  LookupJob *Lookups = nullptr;
+  Diagnostics Diag;
+};
+
+void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
+  FileSummary Summary = Reader.summary();
   Summary.FileName = File.str();
-  Printer.printFileSummary(Summary);
-  if (!BBAddrMap)
-    return Printer.endFile();
-  for (const MapSectionInfo &Info : (*Reader)->mapSections())
-    dumpSection(**Reader, Info, File, Printer, Diag);
-  Printer.endFile();
+  Ctx.Printer->printFileSummary(Summary);
+  if (BBAddrMap)
+    for (const MapSectionInfo &Info : Reader.mapSections())
+      dumpSection(Reader, Info, File, *Ctx.Printer, Ctx.Diag);
+  Ctx.Printer->endFile();
+}
+
+void dumpObject(const ObjectFile &Obj, StringRef File, DumpContext &Ctx) {
+  Expected<std::unique_ptr<ELFMapReader>> Reader = ELFMapReader::create(Obj);
+  if (!Reader) {
+    Ctx.Diag.error(File, toString(Reader.takeError()));
+    return;
+  }
+  if (Ctx.Lookups)
+    return lookupObject(**Reader, File, *Ctx.Lookups, Ctx.Diag);
+  dumpMaps(**Reader, File, Ctx);
 }
 
 /// Dumps each object member as "archive(member)", like llvm-readobj; members
 /// that are not objects are skipped.
-void dumpArchive(const Archive &Arc, LLVMStylePrinter &Printer,
-                 Diagnostics &Diag) {
+void dumpArchive(const Archive &Arc, DumpContext &Ctx) {
+  Diagnostics &Diag = Ctx.Diag;
   Error Err = Error::success();
   StringRef Whole = Arc.getData();
   for (const Archive::Child &C : Arc.children(Err)) {
@@ -163,24 +263,24 @@ void dumpArchive(const Archive &Arc, LLVMStylePrinter &Printer,
     }
     std::string Name =
         (Arc.getFileName() + "(" + Obj->getFileName() + ")").str();
-    dumpObject(*Obj, Name, Printer, Diag);
+    dumpObject(*Obj, Name, Ctx);
   }
   if (Err)
     Diag.error(Arc.getFileName(), toString(std::move(Err)));
 }
 
-void dumpFile(StringRef File, LLVMStylePrinter &Printer, Diagnostics &Diag) {
+void dumpFile(StringRef File, DumpContext &Ctx) {
   Expected<OwningBinary<Binary>> Bin = createBinary(File);
   if (!Bin) {
-    Diag.error(File, toString(Bin.takeError()));
+    Ctx.Diag.error(File, toString(Bin.takeError()));
     return;
   }
   Binary &B = *Bin->getBinary();
   if (auto *Obj = dyn_cast<ObjectFile>(&B))
-    return dumpObject(*Obj, File, Printer, Diag);
+    return dumpObject(*Obj, File, Ctx);
   if (auto *Arc = dyn_cast<Archive>(&B))
-    return dumpArchive(*Arc, Printer, Diag);
-  Diag.error(File, "not an ELF object file");
+    return dumpArchive(*Arc, Ctx);
+  Ctx.Diag.error(File, "not an ELF object file");
 }
 
 std::unique_ptr<LLVMStylePrinter> createPrinter(raw_ostream &OS) {
@@ -188,6 +288,56 @@ std::unique_ptr<LLVMStylePrinter> createPrinter(raw_ostream &OS) {
     return std::make_unique<JSONStylePrinter>(OS, PrettyPrint,
                                               PrettyPGOAnalysisMap);
   return std::make_unique<LLVMStylePrinter>(OS, PrettyPGOAnalysisMap);
+}
+
+/// Reads the --lookup and --lookup-file requests, in that order.
+Error readLookupRequests(std::vector<LookupRequest> &Requests) {
+  for (const std::string &Text : Lookups) {
+    Expected<LookupRequest> R = parseLookupRequest(Text);
+    if (!R)
+      return R.takeError();
+    Requests.push_back(*R);
+  }
+  if (LookupFile.empty())
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(LookupFile);
+  if (!Buf)
+    return createFileError(LookupFile, Buf.getError());
+  if (Error E = parseLookupFile((*Buf)->getBuffer(), Requests))
+    return createFileError(LookupFile, std::move(E));
+  return Error::success();
+}
+
+int runLookups(DumpContext &Ctx) {
+  if (BBAddrMap) {
+    WithColor::error(errs(), ToolName)
+        << "--lookup and --lookup-file cannot be combined with "
+           "--bb-addr-map\n";
+    return 1;
+  }
+  LookupJob Job;
+  PhaseTimer Timer;
+  if (Error E = readLookupRequests(Job.Requests)) {
+    WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  if (LookupStats)
+    errs() << formatv("{0}: parsed {1} addresses in {2:f3} s\n", ToolName,
+                      Job.Requests.size(), Timer.lap());
+  if (Style == OutputStyle::JSON) {
+    Job.JSON = std::make_unique<json::OStream>(outs(), PrettyPrint ? 2 : 0);
+    Job.JSON->arrayBegin();
+  }
+  Ctx.Lookups = &Job;
+  for (const std::string &File : InputFiles)
+    dumpFile(File, Ctx);
+  if (Job.JSON) {
+    Job.JSON->arrayEnd();
+    outs() << "\n";
+  }
+  outs().flush();
+  return Ctx.Diag.hadError() ? 1 : 0;
 }
 
 } // namespace
@@ -206,11 +356,14 @@ int main(int argc, char **argv) {
       "  prints them as llvm-readobj does. Decode errors name the file, the\n"
       "  section index and the byte offset; dumping goes on with the next\n"
       "  section, and the exit status is 1 if anything failed to decode.\n");
+  DumpContext Ctx;
+  if (!Lookups.empty() || !LookupFile.empty())
+    return runLookups(Ctx);
   std::unique_ptr<LLVMStylePrinter> Printer = createPrinter(outs());
-  Diagnostics Diag;
+  Ctx.Printer = Printer.get();
   for (const std::string &File : InputFiles)
-    dumpFile(File, *Printer, Diag);
+    dumpFile(File, Ctx);
   Printer.reset();
   outs().flush();
-  return Diag.hadError() ? 1 : 0;
+  return Ctx.Diag.hadError() ? 1 : 0;
 }
