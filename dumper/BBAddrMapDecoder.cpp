@@ -41,83 +41,122 @@ StringRef nameOf(uint16_t FeatureBit) {
 }
 
 /// A cursor over the section bytes whose reads fail with a DecodeError that
-/// names the field being read.
+/// names the field being read. Fields are read inline; the rare long,
+/// truncated or overlong ULEB128 values go through DataExtractor.
 class Reader {
 public:
   Reader(ArrayRef<uint8_t> Bytes, const DecodeOptions &Opts)
-      : Data(Bytes, Opts.IsLittleEndian, Opts.AddressSize), Cur(0),
-        AddressSize(Opts.AddressSize) {}
-  ~Reader() { consumeError(Cur.takeError()); }
+      : Data(Bytes, Opts.IsLittleEndian, Opts.AddressSize), Bytes(Bytes),
+        IsLittleEndian(Opts.IsLittleEndian), AddressSize(Opts.AddressSize) {}
 
-  uint64_t tell() const { return Cur.tell(); }
-  uint64_t bytesLeft() const { return Data.size() - Cur.tell(); }
-  bool atEnd() const { return Cur.tell() >= Data.size(); }
+  uint64_t tell() const { return Pos; }
+  uint64_t bytesLeft() const { return Bytes.size() - Pos; }
+  bool atEnd() const { return Pos >= Bytes.size(); }
   uint8_t addressSize() const { return AddressSize; }
 
   /// Reads a fixed-width field of \p Size bytes in the file's byte order.
-  Expected<uint64_t> fixed(unsigned Size, StringRef What);
+  Expected<uint64_t> fixed(unsigned Size, StringRef What) {
+    if (LLVM_UNLIKELY(bytesLeft() < Size))
+      return truncated(Size, What);
+    uint64_t Value = 0;
+    for (unsigned I = 0; I < Size; ++I) {
+      unsigned Byte = IsLittleEndian ? Size - 1 - I : I;
+      Value = Value << 8 | Bytes[Pos + Byte];
+    }
+    Pos += Size;
+    return Value;
+  }
   /// Reads a ULEB128 field and rejects values above \p Max.
-  Expected<uint64_t> uleb(StringRef What, uint64_t Max = UINT32_MAX);
+  Expected<uint64_t> uleb(StringRef What, uint64_t Max = UINT32_MAX) {
+    // Up to nine bytes (63 bits) cannot overflow; longer values and every
+    // error take the slow path.
+    const uint8_t *P = Bytes.data() + Pos;
+    const uint8_t *End = P + std::min<uint64_t>(bytesLeft(), 9);
+    uint64_t Value = 0;
+    for (unsigned Shift = 0; P != End; Shift += 7) {
+      uint8_t Byte = *P++;
+      Value |= uint64_t(Byte & 0x7f) << Shift;
+      if (!(Byte & 0x80)) {
+        if (LLVM_UNLIKELY(Value > Max))
+          return tooLarge(Pos, What, Value, Max);
+        Pos = P - Bytes.data();
+        return Value;
+      }
+    }
+    return slowULEB(What, Max);
+  }
   /// Reads a ULEB128 count of items that each take at least \p MinItemBytes
   /// bytes, and rejects counts that cannot fit in the bytes left.
   Expected<uint64_t> count(StringRef What, uint64_t MinItemBytes,
-                           uint64_t Max = UINT32_MAX);
+                           uint64_t Max = UINT32_MAX) {
+    uint64_t Start = tell();
+    Expected<uint64_t> N = uleb(What, Max);
+    if (!N || MinItemBytes == 0)
+      return N;
+    // Dividing only when needed keeps the common one-byte case cheap.
+    uint64_t Left = bytesLeft();
+    if (LLVM_UNLIKELY(*N > Left ||
+                      (MinItemBytes > 1 && *N > Left / MinItemBytes)))
+      return tooMany(Start, What, *N, MinItemBytes);
+    return N;
+  }
 
 private:
+  Error truncated(unsigned Size, StringRef What) const;
+  Error tooMany(uint64_t Offset, StringRef What, uint64_t N,
+                uint64_t MinItemBytes) const;
+  Expected<uint64_t> slowULEB(StringRef What, uint64_t Max);
+  static Error tooLarge(uint64_t Offset, StringRef What, uint64_t Value,
+                        uint64_t Max);
   /// True if the ULEB128 at \p Offset has no terminating byte.
   bool ulebRunsPastEnd(uint64_t Offset) const;
 
   DataExtractor Data;
-  DataExtractor::Cursor Cur;
+  ArrayRef<uint8_t> Bytes;
+  uint64_t Pos = 0;
+  bool IsLittleEndian;
   uint8_t AddressSize;
 };
 
-Expected<uint64_t> Reader::fixed(unsigned Size, StringRef What) {
-  uint64_t Start = tell();
-  uint64_t Value = Data.getUnsigned(Cur, Size);
-  if (Cur)
-    return Value;
-  consumeError(Cur.takeError());
-  return decodeError(Start, "truncated " + What + ": needs " + Twine(Size) +
-                                " bytes, " + Twine(Data.size() - Start) +
-                                " left");
+Error Reader::truncated(unsigned Size, StringRef What) const {
+  return decodeError(Pos, "truncated " + What + ": needs " + Twine(Size) +
+                              " bytes, " + Twine(bytesLeft()) + " left");
 }
 
 bool Reader::ulebRunsPastEnd(uint64_t Offset) const {
-  StringRef Bytes = Data.getData();
   for (uint64_t I = Offset; I < Bytes.size(); ++I)
-    if (!(static_cast<uint8_t>(Bytes[I]) & 0x80))
+    if (!(Bytes[I] & 0x80))
       return false;
   return true;
 }
 
-Expected<uint64_t> Reader::uleb(StringRef What, uint64_t Max) {
-  uint64_t Start = tell();
-  uint64_t Value = Data.getULEB128(Cur);
-  if (!Cur) {
-    consumeError(Cur.takeError());
+Error Reader::tooLarge(uint64_t Offset, StringRef What, uint64_t Value,
+                       uint64_t Max) {
+  return decodeError(Offset,
+                     What + " " + hex(Value) + " exceeds " +
+                         (Max == UINT32_MAX ? "UINT32_MAX" : hex(Max).c_str()));
+}
+
+Expected<uint64_t> Reader::slowULEB(StringRef What, uint64_t Max) {
+  uint64_t Start = Pos;
+  Error Err = Error::success();
+  uint64_t Value = Data.getULEB128(&Pos, &Err);
+  if (Err) {
+    consumeError(std::move(Err));
     if (ulebRunsPastEnd(Start))
       return decodeError(Start, "truncated ULEB128 " + What);
     return decodeError(Start, "ULEB128 " + What + " does not fit in 64 bits");
   }
   if (Value > Max)
-    return decodeError(
-        Start, What + " " + hex(Value) + " exceeds " +
-                   (Max == UINT32_MAX ? "UINT32_MAX" : hex(Max).c_str()));
+    return tooLarge(Start, What, Value, Max);
   return Value;
 }
 
-Expected<uint64_t> Reader::count(StringRef What, uint64_t MinItemBytes,
-                                 uint64_t Max) {
-  uint64_t Start = tell();
-  Expected<uint64_t> N = uleb(What, Max);
-  if (!N || MinItemBytes == 0)
-    return N;
-  if (*N > bytesLeft() / MinItemBytes)
-    return decodeError(Start, What + " " + Twine(*N) + " needs at least " +
-                                  Twine(SaturatingMultiply(*N, MinItemBytes)) +
-                                  " bytes, " + Twine(bytesLeft()) + " left");
-  return N;
+Error Reader::tooMany(uint64_t Offset, StringRef What, uint64_t N,
+                      uint64_t MinItemBytes) const {
+  return decodeError(Offset, What + " " + Twine(N) + " needs at least " +
+                                 Twine(SaturatingMultiply(N, MinItemBytes)) +
+                                 " bytes, " + Twine(bytesLeft()) + " left");
 }
 
 /// Decodes the records of one section.
@@ -127,7 +166,7 @@ public:
                  AddressResolver Resolve)
       : R(Contents, Opts), Opts(Opts), Resolve(Resolve) {}
 
-  Expected<std::vector<FunctionMap>> run();
+  Error run(FunctionHandler OnFunction);
 
 private:
   Error decodeHeader(FunctionMap &F);
@@ -147,10 +186,11 @@ private:
   AddressResolver Resolve;
 };
 
-Expected<std::vector<FunctionMap>> SectionDecoder::run() {
-  std::vector<FunctionMap> Functions;
+Error SectionDecoder::run(FunctionHandler OnFunction) {
+  // One record object for the whole section: every field is rewritten for
+  // each record, and the vectors keep their capacity.
+  FunctionMap F;
   while (!R.atEnd()) {
-    FunctionMap F;
     F.SectionOffset = R.tell();
     if (Error E = decodeHeader(F))
       return E;
@@ -158,14 +198,16 @@ Expected<std::vector<FunctionMap>> SectionDecoder::run() {
       return E;
     if (Error E = decodePGO(F))
       return E;
-    Functions.push_back(std::move(F));
+    if (Error E = OnFunction(F))
+      return E;
   }
-  return Functions;
+  return Error::success();
 }
 
 Error SectionDecoder::decodeHeader(FunctionMap &F) {
   if (Opts.LegacyType) {
     F.Enc = Encoding::legacy();
+    F.Features = 0;
     return Error::success();
   }
   uint64_t VersionOffset = R.tell();
@@ -255,8 +297,10 @@ Error SectionDecoder::decodeRange(FunctionMap &F, BlockRange &Range) {
   if (!N)
     return N.takeError();
   Range.NumBlocks = *N;
-  if (Omit)
+  if (Omit) {
+    Range.Blocks.clear();
     return Error::success();
+  }
   Range.Blocks.resize(Range.NumBlocks);
   uint32_t PrevEndOffset = 0;
   for (uint32_t I = 0; I < Range.NumBlocks; ++I)
@@ -270,6 +314,7 @@ Error SectionDecoder::decodeCallsites(BlockEntry &B) {
   if (!N)
     return N.takeError();
   uint32_t Last = 0;
+  B.CallsiteEndOffsets.clear();
   B.CallsiteEndOffsets.reserve(*N);
   for (uint64_t I = 0; I < *N; ++I) {
     Expected<uint64_t> Delta = R.uleb("callsite end offset");
@@ -293,9 +338,12 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
   Expected<uint64_t> Offset = R.uleb("block offset");
   if (!Offset)
     return Offset.takeError();
-  if (F.has(feature::CallsiteEndOffsets))
+  if (F.has(feature::CallsiteEndOffsets)) {
     if (Error E = decodeCallsites(B))
       return E;
+  } else {
+    B.CallsiteEndOffsets.clear();
+  }
   Expected<uint64_t> Size = R.uleb("block size");
   if (!Size)
     return Size.takeError();
@@ -307,6 +355,7 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
     return decodeError(MetadataOffset, "unknown metadata bits " + hex(Unknown) +
                                            " in block metadata " + hex(*MD));
   B.Metadata = *MD;
+  B.Hash = 0;
   if (F.has(feature::BBHash)) {
     Expected<uint64_t> Hash = R.fixed(8, "block hash");
     if (!Hash)
@@ -326,17 +375,22 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
 }
 
 Error SectionDecoder::decodePGO(FunctionMap &F) {
-  if (!(F.Features & feature::PGOMask))
+  if (!(F.Features & feature::PGOMask)) {
+    F.PGO.reset();
     return Error::success();
-  PGOAnalysis &PGO = F.PGO.emplace();
+  }
+  PGOAnalysis &PGO = F.PGO ? *F.PGO : F.PGO.emplace();
+  PGO.FuncEntryCount = 0;
   if (F.has(feature::FuncEntryCount)) {
     Expected<uint64_t> Count = R.uleb("function entry count", UINT64_MAX);
     if (!Count)
       return Count.takeError();
     PGO.FuncEntryCount = *Count;
   }
-  if (!F.has(feature::BBFreq) && !F.has(feature::BrProb))
+  if (!F.has(feature::BBFreq) && !F.has(feature::BrProb)) {
+    PGO.Blocks.clear();
     return Error::success();
+  }
   size_t NumBlocks = 0;
   for (const BlockRange &Range : F.Ranges)
     NumBlocks += Range.Blocks.size();
@@ -349,6 +403,9 @@ Error SectionDecoder::decodePGO(FunctionMap &F) {
 
 Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
   bool PostLink = F.has(feature::PostLinkCfg);
+  B.BBFreq = 0;
+  B.PostLinkBBFreq = 0;
+  B.Successors.clear();
   if (F.has(feature::BBFreq)) {
     Expected<uint64_t> Freq = R.uleb("block frequency", UINT64_MAX);
     if (!Freq)
@@ -389,10 +446,22 @@ Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
 
 } // namespace
 
+Error decodeBBAddrMap(ArrayRef<uint8_t> Contents, const DecodeOptions &Opts,
+                      AddressResolver Resolve, FunctionHandler OnFunction) {
+  return SectionDecoder(Contents, Opts, Resolve).run(OnFunction);
+}
+
 Expected<std::vector<FunctionMap>> decodeBBAddrMap(ArrayRef<uint8_t> Contents,
                                                    const DecodeOptions &Opts,
                                                    AddressResolver Resolve) {
-  return SectionDecoder(Contents, Opts, Resolve).run();
+  std::vector<FunctionMap> Functions;
+  if (Error E =
+          decodeBBAddrMap(Contents, Opts, Resolve, [&](const FunctionMap &F) {
+            Functions.push_back(F);
+            return Error::success();
+          }))
+    return E;
+  return Functions;
 }
 
 } // namespace bbmap

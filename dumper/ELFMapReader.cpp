@@ -28,6 +28,20 @@ namespace bbmap {
 
 ELFMapReader::~ELFMapReader() = default;
 
+Expected<DecodedSection>
+ELFMapReader::decode(const MapSectionInfo &Info) const {
+  DecodedSection D;
+  D.Info = Info;
+  if (Error E =
+          forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
+            D.Functions.push_back(F);
+            D.Names.push_back(Name.str());
+            return Error::success();
+          }))
+    return E;
+  return D;
+}
+
 namespace {
 
 Error makeError(const Twine &Msg) {
@@ -53,9 +67,16 @@ public:
 
   FileSummary summary() const override;
   std::vector<MapSectionInfo> mapSections() const override;
-  Expected<DecodedSection> decode(const MapSectionInfo &Info) const override;
+  Error check(const MapSectionInfo &Info) const override;
+  Error forEachFunction(const MapSectionInfo &Info,
+                        NamedFunctionHandler OnFunction) const override;
 
 private:
+  /// Receives each record and, in a relocatable object, the index of the
+  /// section the map is linked to (where its function symbols are defined).
+  using RecordHandler = function_ref<Error(const FunctionMap &F,
+                                           std::optional<unsigned> LinkedSec)>;
+  Error decodeSection(const MapSectionInfo &Info, RecordHandler OnRecord) const;
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
   std::string loadName() const;
   std::optional<StringRef> dynamicStringTable() const;
@@ -69,19 +90,22 @@ private:
                                        SmallVectorImpl<uint8_t> &Buf) const;
   void buildSymbolIndex() const;
   void addSymbol(uint32_t Index) const;
-  std::string functionName(uint64_t Address,
-                           std::optional<unsigned> LinkedSec) const;
+  StringRef functionName(uint64_t Address,
+                         std::optional<unsigned> LinkedSec) const;
 
   const ELFObjectFile<ELFT> &ObjF;
   const ELFFile<ELFT> &Obj;
   /// The defined STT_FUNC symbols of .symtab: the first one at each address
   /// (linked files) and at each address of each section (relocatable files).
   struct SymbolIndex {
+    typename ELFT::SymRange Syms;
     std::map<uint64_t, uint32_t> ByAddress;
     std::map<std::pair<uint64_t, uint64_t>, uint32_t> BySectionAddress;
   };
   mutable std::optional<SymbolIndex> Symbols;
   mutable const Elf_Shdr *SymTab = nullptr;
+  /// The string table of SymTab, if valid.
+  mutable std::optional<StringRef> StrTab;
   /// A relocation section and its index.
   struct RelocSection {
     unsigned Index;
@@ -296,8 +320,24 @@ ELFMapReaderImpl<ELFT>::contents(const Elf_Shdr &Sec,
 }
 
 template <class ELFT>
-Expected<DecodedSection>
-ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
+Error ELFMapReaderImpl<ELFT>::check(const MapSectionInfo &Info) const {
+  return decodeSection(Info, [](const FunctionMap &, std::optional<unsigned>) {
+    return Error::success();
+  });
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::forEachFunction(
+    const MapSectionInfo &Info, NamedFunctionHandler OnFunction) const {
+  return decodeSection(
+      Info, [&](const FunctionMap &F, std::optional<unsigned> LinkedSec) {
+        return OnFunction(F, functionName(F.address(), LinkedSec));
+      });
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::decodeSection(const MapSectionInfo &Info,
+                                            RecordHandler OnRecord) const {
   Expected<const Elf_Shdr *> SecOrErr = Obj.getSection(Info.Index);
   if (!SecOrErr)
     return SecOrErr.takeError();
@@ -329,17 +369,9 @@ ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
   Opts.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
   Opts.AddressSize = ELFT::Is64Bits ? 8 : 4;
   Opts.LegacyType = Info.LegacyType;
-  Expected<std::vector<FunctionMap>> Functions =
-      decodeBBAddrMap(*Contents, Opts, Resolve);
-  if (!Functions)
-    return Functions.takeError();
-
-  DecodedSection D;
-  D.Info = Info;
-  D.Functions = std::move(*Functions);
-  for (const FunctionMap &F : D.Functions)
-    D.Names.push_back(functionName(F.address(), LinkedSec));
-  return D;
+  return decodeBBAddrMap(*Contents, Opts, Resolve, [&](const FunctionMap &F) {
+    return OnRecord(F, LinkedSec);
+  });
 }
 
 template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
@@ -361,6 +393,11 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
     consumeError(Syms.takeError());
     return;
   }
+  Symbols->Syms = *Syms;
+  if (Expected<StringRef> Table = Obj.getStringTableForSymtab(*SymTab))
+    StrTab = *Table;
+  else
+    consumeError(Table.takeError());
   uint32_t Index = 0;
   for (const typename ELFT::Sym &Sym : *Syms) {
     uint32_t I = Index++;
@@ -389,7 +426,7 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::addSymbol(uint32_t I) const {
 }
 
 template <class ELFT>
-std::string
+StringRef
 ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
                                      std::optional<unsigned> LinkedSec) const {
   if (!Symbols)
@@ -406,12 +443,14 @@ ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
   }
   if (!Index)
     return "";
-  Expected<StringRef> Name = ObjF.toSymbolRef(SymTab, *Index).getName();
+  if (!StrTab)
+    return "<?>";
+  Expected<StringRef> Name = Symbols->Syms[*Index].getName(*StrTab);
   if (!Name) {
     consumeError(Name.takeError());
     return "<?>";
   }
-  return Name->str();
+  return *Name;
 }
 
 template <class ELFT>

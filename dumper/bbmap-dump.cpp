@@ -108,30 +108,40 @@ std::string describe(const MapSectionInfo &Info) {
   return ("section [" + Twine(Info.Index) + "] " + Info.Name).str();
 }
 
-void warnUnnamed(Diagnostics &Diag, StringRef File, const DecodedSection &Sec) {
-  for (size_t I = 0; I < Sec.Functions.size(); ++I) {
-    if (!Sec.Names[I].empty())
-      continue;
-    const FunctionMap &F = Sec.Functions[I];
-    Diag.warning(File, describe(Sec.Info) + ": offset 0x" +
+/// A function record whose address matches no function symbol.
+struct UnnamedFunction {
+  uint64_t SectionOffset;
+  uint64_t Address;
+};
+
+void warnUnnamed(Diagnostics &Diag, StringRef File, const MapSectionInfo &Info,
+                 ArrayRef<UnnamedFunction> Unnamed) {
+  for (const UnnamedFunction &F : Unnamed)
+    Diag.warning(File, describe(Info) + ": offset 0x" +
                            Twine::utohexstr(F.SectionOffset) +
                            ": no function symbol at address 0x" +
-                           Twine::utohexstr(F.address()));
-  }
+                           Twine::utohexstr(F.Address));
 }
 
+/// Streams one section into the printer. llvm-readobj prints a section with
+/// a malformed record as an empty list, so a first pass checks the whole
+/// section before the second prints it; no decoded record is kept.
 void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
-                 StringRef File, LLVMStylePrinter &Printer, Diagnostics &Diag) {
-  Expected<DecodedSection> Sec = Reader.decode(Info);
-  if (!Sec) {
-    DecodedSection Empty;
-    Empty.Info = Info;
-    Printer.printSection(Empty);
-    Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
-    return;
-  }
-  Printer.printSection(*Sec);
-  warnUnnamed(Diag, File, *Sec);
+                 StringRef File, MapPrinter &Printer, Diagnostics &Diag) {
+  Printer.beginSection(Info);
+  Error E = Reader.check(Info);
+  std::vector<UnnamedFunction> Unnamed;
+  if (!E)
+    E = Reader.forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
+      Printer.printFunction(F, Name);
+      if (Name.empty())
+        Unnamed.push_back({F.SectionOffset, F.address()});
+      return Error::success();
+    });
+  Printer.endSection();
+  if (E)
+    Diag.error(File, describe(Info) + ": " + toString(std::move(E)));
+  warnUnnamed(Diag, File, Info, Unnamed);
 }
 
 /// Look-up mode: the requests, parsed once for all files, and the JSON
@@ -202,7 +212,7 @@ void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
 /// What a run does with each object: dump its maps with Printer, or, in
 /// look-up mode (Lookups set), resolve addresses.
 struct DumpContext {
-  LLVMStylePrinter *Printer = nullptr;
+  MapPrinter *Printer = nullptr;
   LookupJob *Lookups = nullptr;
   Diagnostics Diag;
 };
@@ -283,7 +293,7 @@ void dumpFile(StringRef File, DumpContext &Ctx) {
   Ctx.Diag.error(File, "not an ELF object file");
 }
 
-std::unique_ptr<LLVMStylePrinter> createPrinter(raw_ostream &OS) {
+std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {
   if (Style == OutputStyle::JSON)
     return std::make_unique<JSONStylePrinter>(OS, PrettyPrint,
                                               PrettyPGOAnalysisMap);
@@ -359,7 +369,7 @@ int main(int argc, char **argv) {
   DumpContext Ctx;
   if (!Lookups.empty() || !LookupFile.empty())
     return runLookups(Ctx);
-  std::unique_ptr<LLVMStylePrinter> Printer = createPrinter(outs());
+  std::unique_ptr<MapPrinter> Printer = createPrinter(outs());
   Ctx.Printer = Printer.get();
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);
