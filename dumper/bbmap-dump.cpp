@@ -14,6 +14,7 @@
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
 #include "Lookup.h"
+#include "TableStylePrinter.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/Error.h"
@@ -51,14 +52,16 @@ cl::opt<bool> PrettyPGOAnalysisMap(
              "llvm-readobj --pretty-pgo-analysis-map"),
     cl::cat(DumpCategory));
 
-enum class OutputStyle { LLVM, JSON };
+enum class OutputStyle { LLVM, JSON, Table };
 cl::opt<OutputStyle>
     Style("output-style", cl::desc("Output style (default: llvm)"),
           cl::values(clEnumValN(OutputStyle::LLVM, "llvm",
                                 "llvm-readobj's LLVM style, byte for byte"),
                      clEnumValN(OutputStyle::JSON, "json",
                                 "llvm-readobj's JSON style "
-                                "(--elf-output-style=JSON), byte for byte")),
+                                "(--elf-output-style=JSON), byte for byte"),
+                     clEnumValN(OutputStyle::Table, "table",
+                                "one tab-separated line per basic block")),
           cl::init(OutputStyle::LLVM), cl::cat(DumpCategory));
 
 cl::opt<bool> PrettyPrint("pretty-print",
@@ -297,6 +300,8 @@ std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {
   if (Style == OutputStyle::JSON)
     return std::make_unique<JSONStylePrinter>(OS, PrettyPrint,
                                               PrettyPGOAnalysisMap);
+  if (Style == OutputStyle::Table)
+    return std::make_unique<TableStylePrinter>(OS);
   return std::make_unique<LLVMStylePrinter>(OS, PrettyPGOAnalysisMap);
 }
 
