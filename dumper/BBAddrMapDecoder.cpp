@@ -68,6 +68,10 @@ public:
   }
   /// Reads a ULEB128 field and rejects values above \p Max.
   Expected<uint64_t> uleb(StringRef What, uint64_t Max = UINT32_MAX) {
+    // Most fields are one byte, which no limit rejects (every Max is at
+    // least UINT32_MAX).
+    if (LLVM_LIKELY(Pos < Bytes.size() && !(Bytes[Pos] & 0x80)))
+      return Bytes[Pos++];
     // Up to nine bytes (63 bits) cannot overflow; longer values and every
     // error take the slow path.
     const uint8_t *P = Bytes.data() + Pos;

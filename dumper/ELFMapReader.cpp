@@ -89,7 +89,9 @@ private:
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
                                        SmallVectorImpl<uint8_t> &Buf) const;
   void buildSymbolIndex() const;
-  void addSymbol(uint32_t Index) const;
+  Expected<uint64_t> symbolAddress(const typename ELFT::Sym &Sym,
+                                   uint32_t Index) const;
+  void addSymbol(const typename ELFT::Sym &Sym, uint32_t Index) const;
   StringRef functionName(uint64_t Address,
                          std::optional<unsigned> LinkedSec) const;
 
@@ -403,19 +405,41 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
     uint32_t I = Index++;
     if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.getType() != ELF::STT_FUNC)
       continue;
-    addSymbol(I);
+    addSymbol(Sym, I);
   }
 }
 
-template <class ELFT> void ELFMapReaderImpl<ELFT>::addSymbol(uint32_t I) const {
-  ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
-  Expected<uint64_t> Addr = Sym.getAddress();
+template <class ELFT>
+Expected<uint64_t>
+ELFMapReaderImpl<ELFT>::symbolAddress(const typename ELFT::Sym &Sym,
+                                      uint32_t I) const {
+  // What ELFSymbolRef::getAddress computes for a defined function symbol of
+  // a linked file, without its per-symbol checks of the section table: the
+  // value, less the ARM/Thumb or microMIPS mode bit.
+  if (isRelocatable() || Sym.st_shndx == ELF::SHN_COMMON)
+    return ObjF.toSymbolRef(SymTab, I).getAddress();
+  uint64_t Value = Sym.st_value;
+  unsigned Machine = Obj.getHeader().e_machine;
+  if (Sym.st_shndx != ELF::SHN_ABS &&
+      (Machine == ELF::EM_ARM || Machine == ELF::EM_MIPS))
+    Value &= ~uint64_t(1);
+  return Value;
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::addSymbol(const typename ELFT::Sym &ESym,
+                                       uint32_t I) const {
+  Expected<uint64_t> Addr = symbolAddress(ESym, I);
   if (!Addr) {
     consumeError(Addr.takeError());
     return;
   }
   // The first symbol in table order wins, as in llvm-readobj.
   Symbols->ByAddress.try_emplace(*Addr, I);
+  // Only relocatable files name functions by section and address.
+  if (!isRelocatable())
+    return;
+  ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
   Expected<section_iterator> Sec = Sym.getSection();
   if (!Sec) {
     consumeError(Sec.takeError());

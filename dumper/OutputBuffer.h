@@ -11,6 +11,7 @@
 #define BBMAP_DUMPER_OUTPUTBUFFER_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
@@ -62,6 +63,10 @@ public:
     std::memcpy(Cur, Text, N - 1);
     Cur += N - 1;
   }
+  void put(llvm::StringRef Text) {
+    std::memcpy(Cur, Text.data(), Text.size());
+    Cur += Text.size();
+  }
   /// Copies all of \p Text (a fixed-size copy) but keeps only its first
   /// \p Keep bytes; needs room for all of it.
   template <size_t N> void putFirst(const char (&Text)[N], size_t Keep) {
@@ -82,9 +87,7 @@ public:
   /// or lower-case.
   void putHex(uint64_t V, bool UpperCase) {
     const char *Digits = UpperCase ? "0123456789ABCDEF" : "0123456789abcdef";
-    unsigned N = 1;
-    for (uint64_t Rest = V; Rest >= 16; Rest >>= 4)
-      ++N;
+    unsigned N = (64 - llvm::countl_zero(V | 1) + 3) / 4;
     put("0x");
     Cur += N;
     char *P = Cur;

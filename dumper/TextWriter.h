@@ -72,8 +72,9 @@ public:
   }
 
 private:
-  /// Room for a line's indentation, label and number (labels are short).
-  static constexpr size_t MaxFixedLine = 128;
+  static constexpr size_t MaxLabel = 64;
+  /// Room for a line's indentation, label and number.
+  static constexpr size_t MaxFixedLine = MaxLabel + 64;
   static constexpr char Spaces[] = "                                "
                                    "                                ";
 
@@ -88,21 +89,26 @@ private:
   }
   void field(llvm::StringRef Label) {
     startLine();
-    Out.append(Label);
+    putLabel(Label);
     Out.put(": ");
   }
   void scopeLine(llvm::StringRef Label, llvm::StringRef Open = "") {
     startLine();
-    Out.append(Label);
-    Out.append(Open);
+    putLabel(Label);
+    Out.put(Open);
     Out.put('\n');
     ++Depth;
   }
   void endScope(llvm::StringRef Close) {
     --Depth;
     startLine();
-    Out.append(Close);
+    Out.put(Close);
     Out.put('\n');
+  }
+  /// Labels are short literals, within the room startLine reserves.
+  void putLabel(llvm::StringRef Label) {
+    assert(Label.size() <= MaxLabel && "label too long");
+    Out.put(Label);
   }
 
   OutputBuffer Out;
