@@ -1,9 +1,10 @@
 //===- dumper/OutputBuffer.h - fast text output buffer ----------*- C++ -*-===//
 //
 // OutputBuffer collects text in a 64 KiB buffer and hands it to a
-// raw_ostream when full and on flush(). Writers reserve room for a whole
-// line once and then append with unchecked copies and in-place number
-// formatting, which is what makes bbmap-dump's text styles cheap per field.
+// raw_ostream when full and on flush(). A writer reserves room for a whole
+// line once, fills it through a local pointer with the unchecked put*
+// helpers (copies and in-place number formatting) and commits the new end:
+// that is what makes bbmap-dump's text styles cheap per field.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,11 +38,14 @@ public:
     Cur = Buf.get();
   }
 
-  /// Makes room for \p N more bytes; N is at most Capacity.
-  void reserve(size_t N) {
+  /// Makes room for \p N more bytes (at most Capacity) and returns where
+  /// they go; commit() then marks how far they were written.
+  char *reserve(size_t N) {
     if (LLVM_UNLIKELY(static_cast<size_t>(End - Cur) < N))
       flush();
+    return Cur;
   }
+  void commit(char *NewEnd) { Cur = NewEnd; }
 
   /// Appends text of any length (checked).
   void append(llvm::StringRef Text) {
@@ -52,48 +56,41 @@ public:
         return;
       }
     }
-    std::memcpy(Cur, Text.data(), Text.size());
-    Cur += Text.size();
+    Cur = put(Cur, Text);
   }
 
-  // Unchecked appends: the caller has reserved the room.
+  // Unchecked writes at P, into reserved room; each returns the new end.
 
-  void put(char C) { *Cur++ = C; }
-  template <size_t N> void put(const char (&Text)[N]) {
-    std::memcpy(Cur, Text, N - 1);
-    Cur += N - 1;
+  static char *put(char *P, llvm::StringRef Text) {
+    std::memcpy(P, Text.data(), Text.size());
+    return P + Text.size();
   }
-  void put(llvm::StringRef Text) {
-    std::memcpy(Cur, Text.data(), Text.size());
-    Cur += Text.size();
+  template <size_t N> static char *put(char *P, const char (&Text)[N]) {
+    std::memcpy(P, Text, N - 1);
+    return P + N - 1;
   }
-  /// Copies all of \p Text (a fixed-size copy) but keeps only its first
-  /// \p Keep bytes; needs room for all of it.
-  template <size_t N> void putFirst(const char (&Text)[N], size_t Keep) {
-    std::memcpy(Cur, Text, N - 1);
-    Cur += Keep;
-  }
-  void putDecimal(uint64_t V) {
+  static char *putDecimal(char *P, uint64_t V) {
     unsigned Digits = 1;
     for (uint64_t Rest = V; Rest >= 10; Rest /= 10)
       ++Digits;
-    Cur += Digits;
-    char *P = Cur;
+    char *End = P + Digits;
+    P = End;
     do
       *--P = '0' + V % 10;
     while (V /= 10);
+    return End;
   }
   /// "0x" and the hex digits of \p V, upper-case (as llvm::ScopedPrinter)
   /// or lower-case.
-  void putHex(uint64_t V, bool UpperCase) {
+  static char *putHex(char *P, uint64_t V, bool UpperCase) {
     const char *Digits = UpperCase ? "0123456789ABCDEF" : "0123456789abcdef";
-    unsigned N = (64 - llvm::countl_zero(V | 1) + 3) / 4;
-    put("0x");
-    Cur += N;
-    char *P = Cur;
+    P = put(P, "0x");
+    char *End = P + (64 - llvm::countl_zero(V | 1) + 3) / 4;
+    P = End;
     do
       *--P = Digits[V & 0xf];
     while (V >>= 4);
+    return End;
   }
 
 private:

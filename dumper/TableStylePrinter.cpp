@@ -51,23 +51,23 @@ void TableStylePrinter::printFunction(const FunctionMap &F, StringRef Name) {
 void TableStylePrinter::printBlock(StringRef Name, uint64_t Base,
                                    const BlockEntry &B) {
   Out.append(FileName);
-  Out.reserve(1);
-  Out.put('\t');
+  Out.append("\t");
   Out.append(Name);
-  Out.reserve(MaxFixedLine);
-  Out.put('\t');
-  Out.putHex(Base, /*UpperCase=*/false);
-  Out.put('\t');
-  Out.putDecimal(B.ID);
-  Out.put('\t');
+  char *P = Out.reserve(MaxFixedLine);
+  *P++ = '\t';
+  P = OutputBuffer::putHex(P, Base, /*UpperCase=*/false);
+  *P++ = '\t';
+  P = OutputBuffer::putDecimal(P, B.ID);
+  *P++ = '\t';
   uint64_t Start = Base + B.Offset;
-  Out.putHex(Start, /*UpperCase=*/false);
-  Out.put('\t');
-  Out.putHex(Start + B.Size, /*UpperCase=*/false);
-  Out.put('\t');
+  P = OutputBuffer::putHex(P, Start, /*UpperCase=*/false);
+  *P++ = '\t';
+  P = OutputBuffer::putHex(P, Start + B.Size, /*UpperCase=*/false);
+  *P++ = '\t';
   for (const auto &Flag : FlagLetters)
-    Out.put(B.has(Flag.Bit) ? Flag.Letter : '-');
-  Out.put('\n');
+    *P++ = B.has(Flag.Bit) ? Flag.Letter : '-';
+  *P++ = '\n';
+  Out.commit(P);
 }
 
 } // namespace bbmap

@@ -3,8 +3,8 @@
 // TextWriter writes the same bytes as llvm::ScopedPrinter's LLVM style
 // (two spaces per level, "Label: value" lines, "Label {" / "Label [" scopes,
 // "0x" and upper-case hex) through an OutputBuffer: each line reserves its
-// room once, then labels are copied and numbers formatted in place, with no
-// virtual call or temporary string per field.
+// room once, then the indentation and label are copied and the number is
+// formatted in place, with no virtual call or temporary string per field.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,45 +30,33 @@ public:
   void endArray() { endScope("]"); }
 
   /// An empty line (at the current indentation, as ScopedPrinter does).
-  void blankLine() {
-    startLine();
-    Out.put('\n');
-  }
+  void blankLine() { endLine(startLine()); }
   void string(llvm::StringRef Label, llvm::StringRef Value) {
-    field(Label);
+    Out.commit(field(Label));
     Out.append(Value);
-    Out.reserve(1);
-    Out.put('\n');
+    Out.append("\n");
   }
   void number(llvm::StringRef Label, uint64_t Value) {
-    field(Label);
-    Out.putDecimal(Value);
-    Out.put('\n');
+    endLine(OutputBuffer::putDecimal(field(Label), Value));
   }
   void hex(llvm::StringRef Label, uint64_t Value) {
-    field(Label);
-    Out.putHex(Value, /*UpperCase=*/true);
-    Out.put('\n');
+    endLine(OutputBuffer::putHex(field(Label), Value, /*UpperCase=*/true));
   }
   void boolean(llvm::StringRef Label, bool Value) {
-    field(Label);
-    if (Value)
-      Out.put("Yes\n");
-    else
-      Out.put("No\n");
+    char *P = field(Label);
+    Out.commit(Value ? OutputBuffer::put(P, "Yes\n")
+                     : OutputBuffer::put(P, "No\n"));
   }
   /// "Label: [1, 2, 3]".
   void list(llvm::StringRef Label, llvm::ArrayRef<uint32_t> Values) {
-    field(Label);
-    Out.put('[');
+    Out.commit(OutputBuffer::put(field(Label), "["));
     for (size_t I = 0; I < Values.size(); ++I) {
-      Out.reserve(OutputBuffer::MaxNumberSize + 2);
+      char *P = Out.reserve(OutputBuffer::MaxNumberSize + 2);
       if (I)
-        Out.put(", ");
-      Out.putDecimal(Values[I]);
+        P = OutputBuffer::put(P, ", ");
+      Out.commit(OutputBuffer::putDecimal(P, Values[I]));
     }
-    Out.reserve(2);
-    Out.put("]\n");
+    Out.append("]\n");
   }
 
 private:
@@ -79,36 +67,35 @@ private:
                                    "                                ";
 
   /// Reserves room for a line and writes its indentation.
-  void startLine() {
+  char *startLine() {
     size_t Width = 2 * Depth;
-    Out.reserve(MaxFixedLine + std::max(Width, sizeof(Spaces)));
+    char *P = Out.reserve(MaxFixedLine + std::max(Width, sizeof(Spaces)));
     if (LLVM_LIKELY(Width < sizeof(Spaces)))
-      return Out.putFirst(Spaces, Width);
-    for (size_t I = 0; I < Width; ++I)
-      Out.put(' ');
+      std::memcpy(P, Spaces, sizeof(Spaces) - 1);
+    else
+      std::memset(P, ' ', Width);
+    return P + Width;
   }
-  void field(llvm::StringRef Label) {
-    startLine();
-    putLabel(Label);
-    Out.put(": ");
+  void endLine(char *P) {
+    *P++ = '\n';
+    Out.commit(P);
+  }
+  /// "<indent>Label: ".
+  char *field(llvm::StringRef Label) {
+    return OutputBuffer::put(putLabel(startLine(), Label), ": ");
   }
   void scopeLine(llvm::StringRef Label, llvm::StringRef Open = "") {
-    startLine();
-    putLabel(Label);
-    Out.put(Open);
-    Out.put('\n');
+    endLine(OutputBuffer::put(putLabel(startLine(), Label), Open));
     ++Depth;
   }
   void endScope(llvm::StringRef Close) {
     --Depth;
-    startLine();
-    Out.put(Close);
-    Out.put('\n');
+    endLine(OutputBuffer::put(startLine(), Close));
   }
   /// Labels are short literals, within the room startLine reserves.
-  void putLabel(llvm::StringRef Label) {
+  static char *putLabel(char *P, llvm::StringRef Label) {
     assert(Label.size() <= MaxLabel && "label too long");
-    Out.put(Label);
+    return OutputBuffer::put(P, Label);
   }
 
   OutputBuffer Out;
