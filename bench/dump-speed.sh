@@ -7,10 +7,10 @@
 # `--output-style=json`), first runs each tool once into a file and checks
 # with cmp that the outputs are identical (the script fails if not), then
 # runs the two tools alternately REPS times with stdout to /dev/null (both
-# write the same bytes; /dev/null keeps the file system out of the timing)
-# under GNU time, and reports per tool the median wall and user seconds and
-# the median peak RSS, with the ratios readobj/bbmap for time (speed-up) and
-# bbmap/readobj for memory. `--output-style=table` has no llvm-readobj
+# write the same bytes; /dev/null keeps the file system out of the timing),
+# and reports per tool the median wall and user seconds and the median peak
+# RSS (from wait4's rusage, microsecond resolution), with the ratios
+# readobj/bbmap for time (speed-up) and bbmap/readobj for memory. `--output-style=table` has no llvm-readobj
 # counterpart; its times are reported alone. The script asserts nothing
 # about speed.
 #
@@ -18,8 +18,10 @@
 #   --reps N        runs per tool and style (default 7)
 #   --markdown      also print the results as a markdown table
 #   --min-blocks N  size of the input (default 1000000)
-# Needs build/llvm-22 (bbmap-dump and the plugin). Outputs go to
-# bench/out/dump-speed/, the input to bench/out/large/.
+# Needs build/llvm-22 (bbmap-dump and the plugin); BBMAP_DUMP=PATH times
+# another bbmap-dump binary (e.g. an older build; without the table style,
+# that style is skipped). Outputs go to bench/out/dump-speed/, the input
+# to bench/out/large/.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -37,8 +39,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ -x /usr/bin/time ] || die "needs GNU time: apt-get install time"
-dump=$ROOT/build/llvm-22/bbmap-dump
+dump=${BBMAP_DUMP:-$ROOT/build/llvm-22/bbmap-dump}
 [ -x "$dump" ] || die "no $dump (run: ninja -C build/llvm-22)"
 command -v llvm-readobj-22 >/dev/null || die "llvm-readobj-22 not found"
 
@@ -50,6 +51,8 @@ rm -rf "$out" && mkdir -p "$out"
 # The commands of each style; a style without a readobj command has no
 # llvm-readobj counterpart.
 styles=(text json table)
+# An older bbmap-dump without the table style is timed on the other two.
+"$dump" --help | grep -q '=table' || styles=(text json)
 declare -A readobj=(
   [text]="llvm-readobj-22 --bb-addr-map"
   [json]="llvm-readobj-22 --elf-output-style=JSON --bb-addr-map")
@@ -62,12 +65,23 @@ median() {
   sort -g "$1" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+seconds() { awk -v s="$1" 'BEGIN { printf "%.3f", s }'; }
 
 # run_timed NAME CMD...: one run of CMD on the input, stdout to /dev/null;
 # appends wall, user and peak RSS (KiB) to $out/NAME.{wall,user,rss}.
 run_timed() {
-  local name=$1; shift
-  /usr/bin/time -f '%e %U %M' -o "$out/time" "$@" "$input" >/dev/null
+  local name=$1 wall user rss; shift
+  python3 -c '
+import os, sys, time
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=[
+    (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0)])
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+if os.waitstatus_to_exitcode(status):
+    sys.exit("failed: " + " ".join(sys.argv[1:]))
+print("%.4f %.4f %d" % (wall, usage.ru_utime, usage.ru_maxrss))' \
+    "$@" "$input" >"$out/time"
   read -r wall user rss <"$out/time"
   echo "$wall" >>"$out/$name.wall"
   echo "$user" >>"$out/$name.user"
@@ -109,7 +123,8 @@ done
 
 # stats NAME: "WALL USER RSS_MIB" medians.
 stats() {
-  printf '%s %s %s\n' "$(median "$out/$1.wall")" "$(median "$out/$1.user")" \
+  printf '%s %s %s\n' "$(seconds "$(median "$out/$1.wall")")" \
+    "$(seconds "$(median "$out/$1.user")")" \
     "$(awk -v k="$(median "$out/$1.rss")" 'BEGIN { printf "%.1f", k / 1024 }')"
 }
 
