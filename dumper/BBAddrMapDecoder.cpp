@@ -32,7 +32,7 @@ public:
       : R(Contents, Opts.IsLittleEndian, Opts.AddressSize), Opts(Opts),
         Resolve(Resolve) {}
 
-  Expected<std::vector<FunctionMap>> run();
+  Error run(FunctionHandler OnFunction);
 
 private:
   Error decodeHeader(FunctionMap &F);
@@ -52,10 +52,11 @@ private:
   AddressResolver Resolve;
 };
 
-Expected<std::vector<FunctionMap>> SectionDecoder::run() {
-  std::vector<FunctionMap> Functions;
+Error SectionDecoder::run(FunctionHandler OnFunction) {
+  // One record object for the whole section: every field is rewritten for
+  // each record, and the vectors keep their capacity.
+  FunctionMap F;
   while (!R.atEnd()) {
-    FunctionMap F;
     F.SectionOffset = R.tell();
     if (Error E = decodeHeader(F))
       return E;
@@ -63,14 +64,16 @@ Expected<std::vector<FunctionMap>> SectionDecoder::run() {
       return E;
     if (Error E = decodePGO(F))
       return E;
-    Functions.push_back(std::move(F));
+    if (Error E = OnFunction(F))
+      return E;
   }
-  return Functions;
+  return Error::success();
 }
 
 Error SectionDecoder::decodeHeader(FunctionMap &F) {
   if (Opts.LegacyType) {
     F.Enc = Encoding::legacy();
+    F.Features = 0;
     return Error::success();
   }
   uint64_t VersionOffset = R.tell();
@@ -161,8 +164,10 @@ Error SectionDecoder::decodeRange(FunctionMap &F, BlockRange &Range) {
   if (!N)
     return N.takeError();
   Range.NumBlocks = *N;
-  if (Omit)
+  if (Omit) {
+    Range.Blocks.clear();
     return Error::success();
+  }
   Range.Blocks.resize(Range.NumBlocks);
   uint32_t PrevEndOffset = 0;
   for (uint32_t I = 0; I < Range.NumBlocks; ++I)
@@ -176,6 +181,7 @@ Error SectionDecoder::decodeCallsites(BlockEntry &B) {
   if (!N)
     return N.takeError();
   uint32_t Last = 0;
+  B.CallsiteEndOffsets.clear();
   B.CallsiteEndOffsets.reserve(*N);
   for (uint64_t I = 0; I < *N; ++I) {
     Expected<uint64_t> Delta = R.uleb("callsite end offset");
@@ -199,9 +205,12 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
   Expected<uint64_t> Offset = R.uleb("block offset");
   if (!Offset)
     return Offset.takeError();
-  if (F.has(feature::CallsiteEndOffsets))
+  if (F.has(feature::CallsiteEndOffsets)) {
     if (Error E = decodeCallsites(B))
       return E;
+  } else {
+    B.CallsiteEndOffsets.clear();
+  }
   Expected<uint64_t> Size = R.uleb("block size");
   if (!Size)
     return Size.takeError();
@@ -213,6 +222,7 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
     return decodeError(MetadataOffset, "unknown metadata bits " + hex(Unknown) +
                                            " in block metadata " + hex(*MD));
   B.Metadata = *MD;
+  B.Hash = 0;
   if (F.has(feature::BBHash)) {
     Expected<uint64_t> Hash = R.fixed(8, "block hash");
     if (!Hash)
@@ -232,17 +242,22 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
 }
 
 Error SectionDecoder::decodePGO(FunctionMap &F) {
-  if (!(F.Features & feature::PGOMask))
+  if (!(F.Features & feature::PGOMask)) {
+    F.PGO.reset();
     return Error::success();
-  PGOAnalysis &PGO = F.PGO.emplace();
+  }
+  PGOAnalysis &PGO = F.PGO ? *F.PGO : F.PGO.emplace();
+  PGO.FuncEntryCount = 0;
   if (F.has(feature::FuncEntryCount)) {
     Expected<uint64_t> Count = R.uleb("function entry count", UINT64_MAX);
     if (!Count)
       return Count.takeError();
     PGO.FuncEntryCount = *Count;
   }
-  if (!F.has(feature::BBFreq) && !F.has(feature::BrProb))
+  if (!F.has(feature::BBFreq) && !F.has(feature::BrProb)) {
+    PGO.Blocks.clear();
     return Error::success();
+  }
   size_t NumBlocks = 0;
   for (const BlockRange &Range : F.Ranges)
     NumBlocks += Range.Blocks.size();
@@ -255,6 +270,9 @@ Error SectionDecoder::decodePGO(FunctionMap &F) {
 
 Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
   bool PostLink = F.has(feature::PostLinkCfg);
+  B.BBFreq = 0;
+  B.PostLinkBBFreq = 0;
+  B.Successors.clear();
   if (F.has(feature::BBFreq)) {
     Expected<uint64_t> Freq = R.uleb("block frequency", UINT64_MAX);
     if (!Freq)
@@ -295,10 +313,22 @@ Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
 
 } // namespace
 
+Error decodeBBAddrMap(ArrayRef<uint8_t> Contents, const DecodeOptions &Opts,
+                      AddressResolver Resolve, FunctionHandler OnFunction) {
+  return SectionDecoder(Contents, Opts, Resolve).run(OnFunction);
+}
+
 Expected<std::vector<FunctionMap>> decodeBBAddrMap(ArrayRef<uint8_t> Contents,
                                                    const DecodeOptions &Opts,
                                                    AddressResolver Resolve) {
-  return SectionDecoder(Contents, Opts, Resolve).run();
+  std::vector<FunctionMap> Functions;
+  if (Error E =
+          decodeBBAddrMap(Contents, Opts, Resolve, [&](const FunctionMap &F) {
+            Functions.push_back(F);
+            return Error::success();
+          }))
+    return E;
+  return Functions;
 }
 
 } // namespace bbmap

@@ -4,7 +4,8 @@
 // legacy V0 type and versions 0-5 of the versioned type) into bbmap's own
 // data model. The decoder knows nothing about ELF; addresses that need
 // relocation are resolved through a callback. Every output style (LLVM text,
-// JSON, ...) prints from this model.
+// JSON, ...) prints from this model. Records can be streamed (one reused
+// FunctionMap handed to a callback per record) or collected into a vector.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +112,19 @@ struct DecodeOptions {
 /// \p Stored) into the address to report, e.g. by applying relocations.
 using AddressResolver = llvm::function_ref<llvm::Expected<uint64_t>(
     uint64_t Offset, uint64_t Stored)>;
+
+/// Receives each decoded record. The same FunctionMap object is refilled for
+/// the next record (its vectors keep their capacity), so a handler copies
+/// what it needs to keep.
+using FunctionHandler = llvm::function_ref<llvm::Error(const FunctionMap &)>;
+
+/// Decodes the function records of a section's contents in order, handing
+/// each to \p OnFunction as soon as it is complete. Stops with a DecodeError
+/// at the first malformed record (the records before it have been handed
+/// over) or with the first error \p OnFunction returns.
+llvm::Error decodeBBAddrMap(llvm::ArrayRef<uint8_t> Contents,
+                            const DecodeOptions &Opts, AddressResolver Resolve,
+                            FunctionHandler OnFunction);
 
 /// Decodes every function record of a section's contents. Fails with a
 /// DecodeError on the first malformed record; nothing partial is returned.

@@ -28,6 +28,20 @@ namespace bbmap {
 
 ELFMapReader::~ELFMapReader() = default;
 
+Expected<DecodedSection>
+ELFMapReader::decode(const MapSectionInfo &Info) const {
+  DecodedSection D;
+  D.Info = Info;
+  if (Error E =
+          forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
+            D.Functions.push_back(F);
+            D.Names.push_back(Name.str());
+            return Error::success();
+          }))
+    return E;
+  return D;
+}
+
 namespace {
 
 Error makeError(const Twine &Msg) {
@@ -53,12 +67,19 @@ public:
 
   FileSummary summary() const override;
   std::vector<MapSectionInfo> mapSections() const override;
-  Expected<DecodedSection> decode(const MapSectionInfo &Info) const override;
+  Error check(const MapSectionInfo &Info) const override;
+  Error forEachFunction(const MapSectionInfo &Info,
+                        NamedFunctionHandler OnFunction) const override;
   FileFacts facts() const override;
   Expected<RelocationTargets>
   relocationTargets(const MapSectionInfo &Info) const override;
 
 private:
+  /// Receives each record and, in a relocatable object, the index of the
+  /// section the map is linked to (where its function symbols are defined).
+  using RecordHandler = function_ref<Error(const FunctionMap &F,
+                                           std::optional<unsigned> LinkedSec)>;
+  Error decodeSection(const MapSectionInfo &Info, RecordHandler OnRecord) const;
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
   std::string loadName() const;
   std::optional<StringRef> dynamicStringTable() const;
@@ -71,20 +92,25 @@ private:
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
                                        SmallVectorImpl<uint8_t> &Buf) const;
   void buildSymbolIndex() const;
-  void addSymbol(uint32_t Index) const;
-  std::string functionName(uint64_t Address,
-                           std::optional<unsigned> LinkedSec) const;
+  Expected<uint64_t> symbolAddress(const typename ELFT::Sym &Sym,
+                                   uint32_t Index) const;
+  void addSymbol(const typename ELFT::Sym &Sym, uint32_t Index) const;
+  StringRef functionName(uint64_t Address,
+                         std::optional<unsigned> LinkedSec) const;
 
   const ELFObjectFile<ELFT> &ObjF;
   const ELFFile<ELFT> &Obj;
   /// The defined STT_FUNC symbols of .symtab: the first one at each address
   /// (linked files) and at each address of each section (relocatable files).
   struct SymbolIndex {
+    typename ELFT::SymRange Syms;
     std::map<uint64_t, uint32_t> ByAddress;
     std::map<std::pair<uint64_t, uint64_t>, uint32_t> BySectionAddress;
   };
   mutable std::optional<SymbolIndex> Symbols;
   mutable const Elf_Shdr *SymTab = nullptr;
+  /// The string table of SymTab, if valid.
+  mutable std::optional<StringRef> StrTab;
   /// A relocation section and its index.
   struct RelocSection {
     unsigned Index;
@@ -299,8 +325,24 @@ ELFMapReaderImpl<ELFT>::contents(const Elf_Shdr &Sec,
 }
 
 template <class ELFT>
-Expected<DecodedSection>
-ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
+Error ELFMapReaderImpl<ELFT>::check(const MapSectionInfo &Info) const {
+  return decodeSection(Info, [](const FunctionMap &, std::optional<unsigned>) {
+    return Error::success();
+  });
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::forEachFunction(
+    const MapSectionInfo &Info, NamedFunctionHandler OnFunction) const {
+  return decodeSection(
+      Info, [&](const FunctionMap &F, std::optional<unsigned> LinkedSec) {
+        return OnFunction(F, functionName(F.address(), LinkedSec));
+      });
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::decodeSection(const MapSectionInfo &Info,
+                                            RecordHandler OnRecord) const {
   Expected<const Elf_Shdr *> SecOrErr = Obj.getSection(Info.Index);
   if (!SecOrErr)
     return SecOrErr.takeError();
@@ -332,17 +374,9 @@ ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
   Opts.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
   Opts.AddressSize = ELFT::Is64Bits ? 8 : 4;
   Opts.LegacyType = Info.LegacyType;
-  Expected<std::vector<FunctionMap>> Functions =
-      decodeBBAddrMap(*Contents, Opts, Resolve);
-  if (!Functions)
-    return Functions.takeError();
-
-  DecodedSection D;
-  D.Info = Info;
-  D.Functions = std::move(*Functions);
-  for (const FunctionMap &F : D.Functions)
-    D.Names.push_back(functionName(F.address(), LinkedSec));
-  return D;
+  return decodeBBAddrMap(*Contents, Opts, Resolve, [&](const FunctionMap &F) {
+    return OnRecord(F, LinkedSec);
+  });
 }
 
 template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
@@ -457,24 +491,51 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
     consumeError(Syms.takeError());
     return;
   }
+  Symbols->Syms = *Syms;
+  if (Expected<StringRef> Table = Obj.getStringTableForSymtab(*SymTab))
+    StrTab = *Table;
+  else
+    consumeError(Table.takeError());
   uint32_t Index = 0;
   for (const typename ELFT::Sym &Sym : *Syms) {
     uint32_t I = Index++;
     if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.getType() != ELF::STT_FUNC)
       continue;
-    addSymbol(I);
+    addSymbol(Sym, I);
   }
 }
 
-template <class ELFT> void ELFMapReaderImpl<ELFT>::addSymbol(uint32_t I) const {
-  ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
-  Expected<uint64_t> Addr = Sym.getAddress();
+template <class ELFT>
+Expected<uint64_t>
+ELFMapReaderImpl<ELFT>::symbolAddress(const typename ELFT::Sym &Sym,
+                                      uint32_t I) const {
+  // What ELFSymbolRef::getAddress computes for a defined function symbol of
+  // a linked file, without its per-symbol checks of the section table: the
+  // value, less the ARM/Thumb or microMIPS mode bit.
+  if (isRelocatable() || Sym.st_shndx == ELF::SHN_COMMON)
+    return ObjF.toSymbolRef(SymTab, I).getAddress();
+  uint64_t Value = Sym.st_value;
+  unsigned Machine = Obj.getHeader().e_machine;
+  if (Sym.st_shndx != ELF::SHN_ABS &&
+      (Machine == ELF::EM_ARM || Machine == ELF::EM_MIPS))
+    Value &= ~uint64_t(1);
+  return Value;
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::addSymbol(const typename ELFT::Sym &ESym,
+                                       uint32_t I) const {
+  Expected<uint64_t> Addr = symbolAddress(ESym, I);
   if (!Addr) {
     consumeError(Addr.takeError());
     return;
   }
   // The first symbol in table order wins, as in llvm-readobj.
   Symbols->ByAddress.try_emplace(*Addr, I);
+  // Only relocatable files name functions by section and address.
+  if (!isRelocatable())
+    return;
+  ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
   Expected<section_iterator> Sec = Sym.getSection();
   if (!Sec) {
     consumeError(Sec.takeError());
@@ -485,7 +546,7 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::addSymbol(uint32_t I) const {
 }
 
 template <class ELFT>
-std::string
+StringRef
 ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
                                      std::optional<unsigned> LinkedSec) const {
   if (!Symbols)
@@ -502,12 +563,14 @@ ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
   }
   if (!Index)
     return "";
-  Expected<StringRef> Name = ObjF.toSymbolRef(SymTab, *Index).getName();
+  if (!StrTab)
+    return "<?>";
+  Expected<StringRef> Name = Symbols->Syms[*Index].getName(*StrTab);
   if (!Name) {
     consumeError(Name.takeError());
     return "<?>";
   }
-  return Name->str();
+  return *Name;
 }
 
 template <class ELFT>

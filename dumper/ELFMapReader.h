@@ -86,6 +86,12 @@ struct RelocationTarget {
 /// Offset within a map section -> what the relocation there refers to.
 using RelocationTargets = std::map<uint64_t, RelocationTarget>;
 
+/// Receives each function record of a section with its name (empty when no
+/// function symbol matches its address). The record object is reused for
+/// the next record, as with decodeBBAddrMap.
+using NamedFunctionHandler =
+    llvm::function_ref<llvm::Error(const FunctionMap &F, llvm::StringRef Name)>;
+
 /// Reads the basic-block address maps of one ELF object.
 class ELFMapReader {
 public:
@@ -98,10 +104,18 @@ public:
   virtual FileSummary summary() const = 0;
   /// Map sections (both section types) in section header order.
   virtual std::vector<MapSectionInfo> mapSections() const = 0;
+  /// Decodes one map section without naming or keeping its records: fails
+  /// as decode() would.
+  virtual llvm::Error check(const MapSectionInfo &Info) const = 0;
+  /// Decodes one map section record by record, naming each function, without
+  /// keeping the records. A DecodeError names the offending offset within the
+  /// section; the records before it have been handed to \p OnFunction.
+  virtual llvm::Error
+  forEachFunction(const MapSectionInfo &Info,
+                  NamedFunctionHandler OnFunction) const = 0;
   /// Decodes one map section and names its functions. A DecodeError names
   /// the offending offset within the section.
-  virtual llvm::Expected<DecodedSection>
-  decode(const MapSectionInfo &Info) const = 0;
+  llvm::Expected<DecodedSection> decode(const MapSectionInfo &Info) const;
   /// Sections and symbols, for --verify.
   virtual FileFacts facts() const = 0;
   /// In a relocatable object, what each relocation applying to the map

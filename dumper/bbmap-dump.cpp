@@ -19,6 +19,7 @@
 #include "Lookup.h"
 #include "MapVerifier.h"
 #include "llvm/Demangle/Demangle.h"
+#include "TableStylePrinter.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/Error.h"
@@ -56,14 +57,16 @@ cl::opt<bool> PrettyPGOAnalysisMap(
              "llvm-readobj --pretty-pgo-analysis-map"),
     cl::cat(DumpCategory));
 
-enum class OutputStyle { LLVM, JSON };
+enum class OutputStyle { LLVM, JSON, Table };
 cl::opt<OutputStyle>
     Style("output-style", cl::desc("Output style (default: llvm)"),
           cl::values(clEnumValN(OutputStyle::LLVM, "llvm",
                                 "llvm-readobj's LLVM style, byte for byte"),
                      clEnumValN(OutputStyle::JSON, "json",
                                 "llvm-readobj's JSON style "
-                                "(--elf-output-style=JSON), byte for byte")),
+                                "(--elf-output-style=JSON), byte for byte"),
+                     clEnumValN(OutputStyle::Table, "table",
+                                "one tab-separated line per basic block")),
           cl::init(OutputStyle::LLVM), cl::cat(DumpCategory));
 
 cl::opt<bool> PrettyPrint("pretty-print",
@@ -162,16 +165,19 @@ std::string describe(const MapSectionInfo &Info) {
   return ("section [" + Twine(Info.Index) + "] " + Info.Name).str();
 }
 
-void warnUnnamed(Diagnostics &Diag, StringRef File, const DecodedSection &Sec) {
-  for (size_t I = 0; I < Sec.Functions.size(); ++I) {
-    if (!Sec.Names[I].empty())
-      continue;
-    const FunctionMap &F = Sec.Functions[I];
-    Diag.warning(File, describe(Sec.Info) + ": offset 0x" +
+/// A function record whose address matches no function symbol.
+struct UnnamedFunction {
+  uint64_t SectionOffset;
+  uint64_t Address;
+};
+
+void warnUnnamed(Diagnostics &Diag, StringRef File, const MapSectionInfo &Info,
+                 ArrayRef<UnnamedFunction> Unnamed) {
+  for (const UnnamedFunction &F : Unnamed)
+    Diag.warning(File, describe(Info) + ": offset 0x" +
                            Twine::utohexstr(F.SectionOffset) +
                            ": no function symbol at address 0x" +
-                           Twine::utohexstr(F.address()));
-  }
+                           Twine::utohexstr(F.Address));
 }
 
 /// Whether --function selects the function named \p Name.
@@ -182,6 +188,30 @@ bool isSelected(StringRef Name) {
          (llvm::is_contained(FunctionNames, Name) ||
           (Demangle &&
            llvm::is_contained(FunctionNames, llvm::demangle(Name))));
+}
+
+/// Streams one section into the printer, the fast path when neither
+/// --function nor --verify needs the whole section. llvm-readobj prints a
+/// section with a malformed record as an empty list, so a first pass checks
+/// the whole section before the second prints it; no decoded record is kept.
+void streamSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
+                   StringRef File, MapPrinter &Printer, Diagnostics &Diag) {
+  Printer.beginSection(Info);
+  Error E = Reader.check(Info);
+  std::vector<UnnamedFunction> Unnamed;
+  if (!E)
+    E = Reader.forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
+      std::string Demangled =
+          Demangle && !Name.empty() ? llvm::demangle(Name) : std::string();
+      Printer.printFunction(F, Demangled.empty() ? Name : Demangled);
+      if (Name.empty())
+        Unnamed.push_back({F.SectionOffset, F.address()});
+      return Error::success();
+    });
+  Printer.endSection();
+  if (E)
+    Diag.error(File, describe(Info) + ": " + toString(std::move(E)));
+  warnUnnamed(Diag, File, Info, Unnamed);
 }
 
 /// Keeps the records --function selects.
@@ -277,7 +307,7 @@ struct VerifyRun {
 /// verify them (Verify set), or, in look-up mode (Lookups set), resolve
 /// addresses.
 struct DumpContext {
-  LLVMStylePrinter *Printer = nullptr;
+  MapPrinter *Printer = nullptr;
   LookupJob *Lookups = nullptr;
   VerifyRun *Verify = nullptr;
   Diagnostics Diag;
@@ -297,6 +327,8 @@ void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
 
 void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
                  StringRef File, DumpContext &Ctx, MapVerifier *V) {
+  if (!V && FunctionNames.empty())
+    return streamSection(Reader, Info, File, *Ctx.Printer, Ctx.Diag);
   Expected<DecodedSection> Sec = Reader.decode(Info);
   if (!Sec) {
     if (Ctx.Printer) {
@@ -319,7 +351,12 @@ void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
   if (!Ctx.Printer)
     return;
   Ctx.Printer->printSection(*Sec);
-  warnUnnamed(Ctx.Diag, File, *Sec);
+  std::vector<UnnamedFunction> Unnamed;
+  for (size_t I = 0; I < Sec->Functions.size(); ++I)
+    if (Sec->Names[I].empty())
+      Unnamed.push_back(
+          {Sec->Functions[I].SectionOffset, Sec->Functions[I].address()});
+  warnUnnamed(Ctx.Diag, File, Info, Unnamed);
 }
 
 void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
@@ -409,10 +446,12 @@ void dumpFile(StringRef File, DumpContext &Ctx) {
   Ctx.Diag.error(File, "not an ELF object file");
 }
 
-std::unique_ptr<LLVMStylePrinter> createPrinter(raw_ostream &OS) {
+std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {
   if (Style == OutputStyle::JSON)
     return std::make_unique<JSONStylePrinter>(OS, PrettyPrint,
                                               PrettyPGOAnalysisMap);
+  if (Style == OutputStyle::Table)
+    return std::make_unique<TableStylePrinter>(OS);
   return std::make_unique<LLVMStylePrinter>(OS, PrettyPGOAnalysisMap);
 }
 
@@ -507,7 +546,7 @@ int runVerify(DumpContext &Ctx) {
            "--bb-addr-map\n";
     return 1;
   }
-  std::unique_ptr<LLVMStylePrinter> Printer;
+  std::unique_ptr<MapPrinter> Printer;
   if (BBAddrMap)
     Printer = createPrinter(outs());
   Ctx.Printer = Printer.get();
@@ -554,7 +593,7 @@ int main(int argc, char **argv) {
   }
   if (Verify)
     return runVerify(Ctx);
-  std::unique_ptr<LLVMStylePrinter> Printer = createPrinter(outs());
+  std::unique_ptr<MapPrinter> Printer = createPrinter(outs());
   Ctx.Printer = Printer.get();
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);
