@@ -58,6 +58,10 @@ public:
 private:
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
   std::string loadName() const;
+  /// The dynamic table (PT_DYNAMIC, else SHT_DYNAMIC); empty if there is
+  /// none or it does not lie within the file. ELFFile::dynamicEntries (LLVM
+  /// 19) trusts PT_DYNAMIC's p_filesz and reads past the buffer.
+  ArrayRef<typename ELFT::Dyn> dynamicEntries() const;
   std::optional<StringRef> dynamicStringTable() const;
   void sortLikeReadobj(std::vector<MapSectionInfo> &Maps) const;
   void indexRelocSections() const;
@@ -103,14 +107,48 @@ template <class ELFT> FileSummary ELFMapReaderImpl<ELFT>::summary() const {
 }
 
 template <class ELFT>
-std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
-  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
-  if (!Dyn) {
-    consumeError(Dyn.takeError());
-    return std::nullopt;
+ArrayRef<typename ELFT::Dyn> ELFMapReaderImpl<ELFT>::dynamicEntries() const {
+  using Elf_Dyn = typename ELFT::Dyn;
+  Expected<typename ELFT::PhdrRange> Phdrs = Obj.program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return {};
   }
+  for (const typename ELFT::Phdr &P : *Phdrs) {
+    if (P.p_type != ELF::PT_DYNAMIC)
+      continue;
+    uint64_t FileSize = Obj.getBufSize();
+    if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
+      break;
+    const uint8_t *Start = Obj.base() + P.p_offset;
+    if (reinterpret_cast<uintptr_t>(Start) % alignof(Elf_Dyn) ||
+        P.p_filesz < sizeof(Elf_Dyn))
+      break;
+    return ArrayRef(reinterpret_cast<const Elf_Dyn *>(Start),
+                    P.p_filesz / sizeof(Elf_Dyn));
+  }
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return {};
+  }
+  for (const Elf_Shdr &Sec : *Sections) {
+    if (Sec.sh_type != ELF::SHT_DYNAMIC)
+      continue;
+    Expected<ArrayRef<Elf_Dyn>> Dyn =
+        Obj.template getSectionContentsAsArray<Elf_Dyn>(Sec);
+    if (Dyn)
+      return *Dyn;
+    consumeError(Dyn.takeError());
+    break;
+  }
+  return {};
+}
+
+template <class ELFT>
+std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
   std::optional<uint64_t> Addr, Size;
-  for (const typename ELFT::Dyn &D : *Dyn) {
+  for (const typename ELFT::Dyn &D : dynamicEntries()) {
     if (D.d_tag == ELF::DT_STRTAB)
       Addr = D.getPtr();
     else if (D.d_tag == ELF::DT_STRSZ)
@@ -130,13 +168,8 @@ std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
 }
 
 template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() const {
-  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
-  if (!Dyn) {
-    consumeError(Dyn.takeError());
-    return "<Not found>";
-  }
   std::optional<uint64_t> SOName;
-  for (const typename ELFT::Dyn &D : *Dyn)
+  for (const typename ELFT::Dyn &D : dynamicEntries())
     if (D.d_tag == ELF::DT_SONAME)
       SOName = D.getVal();
   if (!SOName)
