@@ -41,6 +41,16 @@ constexpr uint64_t MaxDecompressedSize = uint64_t(1) << 30;
 /// the section -> explicit addend, or std::nullopt for an implicit addend
 /// (REL), which is the stored field itself.
 struct RelocationTable {
+  explicit RelocationTable(uint64_t SectionSize) : SectionSize(SectionSize) {}
+
+  /// Relocations at or past the end of the section are dropped: no address
+  /// field lies there, and DenseMap reserves the two largest keys.
+  void add(uint64_t Offset, std::optional<uint64_t> Addend) {
+    if (Offset < SectionSize)
+      Addends[Offset] = Addend;
+  }
+
+  uint64_t SectionSize;
   DenseMap<uint64_t, std::optional<uint64_t>> Addends;
 };
 
@@ -65,7 +75,8 @@ private:
   std::optional<StringRef> dynamicStringTable() const;
   void sortLikeReadobj(std::vector<MapSectionInfo> &Maps) const;
   void indexRelocSections() const;
-  Expected<RelocationTable> relocationsFor(unsigned SecIndex) const;
+  Expected<RelocationTable> relocationsFor(unsigned SecIndex,
+                                           uint64_t SectionSize) const;
   Error readRelocations(const Elf_Shdr &RelSec, RelocationTable &T) const;
   void addRelas(ArrayRef<typename ELFT::Rela> Relas, RelocationTable &T) const;
   void addRels(ArrayRef<typename ELFT::Rel> Rels, RelocationTable &T) const;
@@ -236,14 +247,14 @@ void ELFMapReaderImpl<ELFT>::addRelas(ArrayRef<typename ELFT::Rela> Relas,
   // llvm-readobj 19 and 22 keep only the low 32 bits of the addend; so do
   // we, to print the same addresses.
   for (const typename ELFT::Rela &R : Relas)
-    T.Addends[R.r_offset] = static_cast<uint32_t>(R.r_addend);
+    T.add(R.r_offset, static_cast<uint32_t>(R.r_addend));
 }
 
 template <class ELFT>
 void ELFMapReaderImpl<ELFT>::addRels(ArrayRef<typename ELFT::Rel> Rels,
                                      RelocationTable &T) const {
   for (const typename ELFT::Rel &R : Rels)
-    T.Addends[R.r_offset] = std::nullopt;
+    T.add(R.r_offset, std::nullopt);
 }
 
 template <class ELFT>
@@ -290,14 +301,15 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::indexRelocSections() const {
 
 template <class ELFT>
 Expected<RelocationTable>
-ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex) const {
+ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex,
+                                       uint64_t SectionSize) const {
   if (!RelocSections)
     indexRelocSections();
   auto It = RelocSections->find(SecIndex);
   if (It == RelocSections->end())
     return makeError("no relocation section applies to it in a relocatable "
                      "object");
-  RelocationTable T;
+  RelocationTable T(SectionSize);
   for (const RelocSection &R : It->second)
     if (Error E = readRelocations(*R.Sec, T))
       return E;
@@ -343,7 +355,12 @@ ELFMapReaderImpl<ELFT>::decode(const MapSectionInfo &Info) const {
   std::optional<RelocationTable> Relocs;
   std::optional<unsigned> LinkedSec;
   if (isRelocatable()) {
-    Expected<RelocationTable> T = relocationsFor(Info.Index);
+    // Functions are named by the symbols of the linked-to text section, as
+    // llvm-readobj does; it refuses the section if that does not exist.
+    if (Expected<const Elf_Shdr *> Linked = Obj.getSection(Sec.sh_link);
+        !Linked)
+      return makeError("sh_link: " + toString(Linked.takeError()));
+    Expected<RelocationTable> T = relocationsFor(Info.Index, Contents->size());
     if (!T)
       return T.takeError();
     Relocs = std::move(*T);
