@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""make-malformed.py - regenerate the malformed-input corpus of
-test/dumper/malformed-corpus.test.
+"""make-malformed.py - regenerate test/dumper/Inputs/malformed, the
+malformed-input corpus of test/dumper/malformed-corpus.test.
 
 Builds real inputs with LLVM 22's llc, lld, llvm-objcopy and llvm-ar from
 test/Inputs/calls.ll (a relocatable x86-64 object with RELA relocations, a
 big-endian MIPS32 object with REL relocations, a shared object, a
 zlib-compressed map, an archive), then writes one mutation per case into
-this directory: truncations, out-of-file offsets and sizes, flipped version
-and feature bytes, a bumped count, bad links, broken relocation sections,
-corrupt compression headers and archive headers. Every case must make
+the corpus directory: truncations, out-of-file offsets and sizes, flipped
+version and feature bytes, a bumped count, bad links, broken relocation
+sections, corrupt compression headers and archive headers. Every case must make
 bbmap-dump fail with an error; the test checks the exact message.
 
-Usage: make-malformed.py [OUT_DIR]   (default: this script's directory)
+Usage: make-malformed.py [OUT_DIR]   (default: test/dumper/Inputs/malformed)
 """
 import os
 import shutil
@@ -20,8 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..'))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(
+    os.path.abspath(__file__)), '..', '..'))
 BIN = '/usr/lib/llvm-22/bin'
 SHDR_FIELDS = ('name', 'type', 'flags', 'addr', 'offset', 'size', 'link',
                'info', 'addralign', 'entsize')
@@ -194,7 +194,8 @@ def archive_cases(data, member):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else HERE
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        ROOT, 'test', 'dumper', 'Inputs', 'malformed')
     work = tempfile.mkdtemp()
     try:
         inputs = build(work)
