@@ -6,7 +6,8 @@
 # Writes OUT_DIR/fuzz-elf (whole files: objects from the in-tree clang/llc
 # of LLVM 19 and 22 and, when a plugin is at hand, from the plugin for every
 # encoding; 32/64-bit, both byte orders, REL/RELA/CREL, compressed sections,
-# an archive, a linked executable; the yaml2obj documents of test/dumper)
+# an archive, a linked executable; the yaml2obj documents of test/dumper;
+# the crash reproducers of test/dumper/Inputs/fuzz-crashes)
 # and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
 # with fuzz-bb-addr-map's option byte).
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
@@ -75,6 +76,9 @@ for t in "$root"/test/dumper/*.test; do
     n=$((n + 1))
   done
 done
+
+# Every input a fuzz target crashed on, so that each run replays them.
+cp "$root"/test/dumper/Inputs/fuzz-crashes/* "$elf"/
 
 "$root/fuzz/extract-maps.py" "$out/fuzz-bb-addr-map" "$elf"/*
 echo "make-corpus.sh: $(ls "$elf" | wc -l) files in $elf," \
