@@ -18,6 +18,7 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
 #include "llvm/TargetParser/Triple.h"
 #include <map>
 
@@ -77,7 +78,9 @@ private:
   void indexRelocSections() const;
   Expected<RelocationTable> relocationsFor(unsigned SecIndex,
                                            uint64_t SectionSize) const;
-  Error readRelocations(const Elf_Shdr &RelSec, RelocationTable &T) const;
+  struct RelocSection;
+  Error readRelocations(const RelocSection &R, RelocationTable &T) const;
+  Error checkCrelCount(const RelocSection &R) const;
   void addRelas(ArrayRef<typename ELFT::Rela> Relas, RelocationTable &T) const;
   void addRels(ArrayRef<typename ELFT::Rel> Rels, RelocationTable &T) const;
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
@@ -258,8 +261,9 @@ void ELFMapReaderImpl<ELFT>::addRels(ArrayRef<typename ELFT::Rel> Rels,
 }
 
 template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::readRelocations(const Elf_Shdr &RelSec,
+Error ELFMapReaderImpl<ELFT>::readRelocations(const RelocSection &R,
                                               RelocationTable &T) const {
+  const Elf_Shdr &RelSec = *R.Sec;
   if (RelSec.sh_type == ELF::SHT_RELA) {
     Expected<typename ELFT::RelaRange> Relas = Obj.relas(RelSec);
     if (!Relas)
@@ -275,11 +279,35 @@ Error ELFMapReaderImpl<ELFT>::readRelocations(const Elf_Shdr &RelSec,
     return Error::success();
   }
   // SHT_CREL: decodes to explicit or implicit addends.
+  if (Error E = checkCrelCount(R))
+    return E;
   auto Crels = Obj.crels(RelSec);
   if (!Crels)
     return Crels.takeError();
   addRels(Crels->first, T);
   addRelas(Crels->second, T);
+  return Error::success();
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::checkCrelCount(const RelocSection &R) const {
+  // ELFFile::crels sizes its result by the header's count before decoding
+  // an entry. Every entry takes at least one byte: bound the count first.
+  Expected<ArrayRef<uint8_t>> Content = Obj.getSectionContents(*R.Sec);
+  if (!Content)
+    return Content.takeError();
+  DataExtractor Data(toStringRef(*Content), /*IsLittleEndian=*/true,
+                     /*AddressSize=*/8);
+  DataExtractor::Cursor Cur(0);
+  uint64_t Count = Data.getULEB128(Cur) / 8;
+  if (!Cur)
+    return makeError("CREL section [index " + Twine(R.Index) +
+                     "]: " + toString(Cur.takeError()));
+  uint64_t Left = Content->size() - Cur.tell();
+  if (Count > Left)
+    return makeError("CREL section [index " + Twine(R.Index) +
+                     "]: " + Twine(Count) + " relocations need at least " +
+                     Twine(Count) + " bytes, " + Twine(Left) + " left");
   return Error::success();
 }
 
@@ -311,7 +339,7 @@ ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex,
                      "object");
   RelocationTable T(SectionSize);
   for (const RelocSection &R : It->second)
-    if (Error E = readRelocations(*R.Sec, T))
+    if (Error E = readRelocations(R, T))
       return E;
   return T;
 }
