@@ -18,6 +18,10 @@ endif()
 set(BBMAP_LLVM_TOOLS_DIR ${LLVM_TOOLS_BINARY_DIR})
 set(BBMAP_SANITIZE "" CACHE STRING
     "Sanitizers for plugin and dumper, e.g. address,undefined")
+option(BBMAP_FUZZ "Build the libFuzzer targets of fuzz/ (clang only)" OFF)
+if(BBMAP_FUZZ AND NOT BBMAP_SANITIZE)
+  set(BBMAP_SANITIZE address,undefined)
+endif()
 
 add_library(bbmap_llvm_flags INTERFACE)
 target_include_directories(bbmap_llvm_flags SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
@@ -29,11 +33,7 @@ target_compile_options(bbmap_llvm_flags INTERFACE ${BBMAP_LLVM_DEFS}
 if(NOT LLVM_ENABLE_RTTI)
   target_compile_options(bbmap_llvm_flags INTERFACE -fno-rtti)
 endif()
-if(BBMAP_SANITIZE)
-  target_compile_options(bbmap_llvm_flags INTERFACE
-    -fsanitize=${BBMAP_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
-  target_link_options(bbmap_llvm_flags INTERFACE -fsanitize=${BBMAP_SANITIZE})
-endif()
+include(BBMapSanitize)
 
 # The shared libLLVM of this major. Debian's clang, llc and lld all load it,
 # so the plugin resolves against the same copy as its host.

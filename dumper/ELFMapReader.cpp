@@ -18,6 +18,7 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
 #include "llvm/TargetParser/Triple.h"
 #include <map>
 
@@ -55,6 +56,16 @@ constexpr uint64_t MaxDecompressedSize = uint64_t(1) << 30;
 /// the section -> explicit addend, or std::nullopt for an implicit addend
 /// (REL), which is the stored field itself.
 struct RelocationTable {
+  explicit RelocationTable(uint64_t SectionSize) : SectionSize(SectionSize) {}
+
+  /// Relocations at or past the end of the section are dropped: no address
+  /// field lies there, and DenseMap reserves the two largest keys.
+  void add(uint64_t Offset, std::optional<uint64_t> Addend) {
+    if (Offset < SectionSize)
+      Addends[Offset] = Addend;
+  }
+
+  uint64_t SectionSize;
   DenseMap<uint64_t, std::optional<uint64_t>> Addends;
 };
 
@@ -82,11 +93,18 @@ private:
   Error decodeSection(const MapSectionInfo &Info, RecordHandler OnRecord) const;
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
   std::string loadName() const;
+  /// The dynamic table (PT_DYNAMIC, else SHT_DYNAMIC); empty if there is
+  /// none or it does not lie within the file. ELFFile::dynamicEntries (LLVM
+  /// 19) trusts PT_DYNAMIC's p_filesz and reads past the buffer.
+  ArrayRef<typename ELFT::Dyn> dynamicEntries() const;
   std::optional<StringRef> dynamicStringTable() const;
   void sortLikeReadobj(std::vector<MapSectionInfo> &Maps) const;
   void indexRelocSections() const;
-  Expected<RelocationTable> relocationsFor(unsigned SecIndex) const;
-  Error readRelocations(const Elf_Shdr &RelSec, RelocationTable &T) const;
+  Expected<RelocationTable> relocationsFor(unsigned SecIndex,
+                                           uint64_t SectionSize) const;
+  struct RelocSection;
+  Error readRelocations(const RelocSection &R, RelocationTable &T) const;
+  Error checkCrelCount(const RelocSection &R) const;
   void addRelas(ArrayRef<typename ELFT::Rela> Relas, RelocationTable &T) const;
   void addRels(ArrayRef<typename ELFT::Rel> Rels, RelocationTable &T) const;
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
@@ -132,14 +150,48 @@ template <class ELFT> FileSummary ELFMapReaderImpl<ELFT>::summary() const {
 }
 
 template <class ELFT>
-std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
-  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
-  if (!Dyn) {
-    consumeError(Dyn.takeError());
-    return std::nullopt;
+ArrayRef<typename ELFT::Dyn> ELFMapReaderImpl<ELFT>::dynamicEntries() const {
+  using Elf_Dyn = typename ELFT::Dyn;
+  Expected<typename ELFT::PhdrRange> Phdrs = Obj.program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return {};
   }
+  for (const typename ELFT::Phdr &P : *Phdrs) {
+    if (P.p_type != ELF::PT_DYNAMIC)
+      continue;
+    uint64_t FileSize = Obj.getBufSize();
+    if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
+      break;
+    const uint8_t *Start = Obj.base() + P.p_offset;
+    if (reinterpret_cast<uintptr_t>(Start) % alignof(Elf_Dyn) ||
+        P.p_filesz < sizeof(Elf_Dyn))
+      break;
+    return ArrayRef(reinterpret_cast<const Elf_Dyn *>(Start),
+                    P.p_filesz / sizeof(Elf_Dyn));
+  }
+  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return {};
+  }
+  for (const Elf_Shdr &Sec : *Sections) {
+    if (Sec.sh_type != ELF::SHT_DYNAMIC)
+      continue;
+    Expected<ArrayRef<Elf_Dyn>> Dyn =
+        Obj.template getSectionContentsAsArray<Elf_Dyn>(Sec);
+    if (Dyn)
+      return *Dyn;
+    consumeError(Dyn.takeError());
+    break;
+  }
+  return {};
+}
+
+template <class ELFT>
+std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
   std::optional<uint64_t> Addr, Size;
-  for (const typename ELFT::Dyn &D : *Dyn) {
+  for (const typename ELFT::Dyn &D : dynamicEntries()) {
     if (D.d_tag == ELF::DT_STRTAB)
       Addr = D.getPtr();
     else if (D.d_tag == ELF::DT_STRSZ)
@@ -159,13 +211,8 @@ std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
 }
 
 template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() const {
-  Expected<typename ELFT::DynRange> Dyn = Obj.dynamicEntries();
-  if (!Dyn) {
-    consumeError(Dyn.takeError());
-    return "<Not found>";
-  }
   std::optional<uint64_t> SOName;
-  for (const typename ELFT::Dyn &D : *Dyn)
+  for (const typename ELFT::Dyn &D : dynamicEntries())
     if (D.d_tag == ELF::DT_SONAME)
       SOName = D.getVal();
   if (!SOName)
@@ -232,19 +279,20 @@ void ELFMapReaderImpl<ELFT>::addRelas(ArrayRef<typename ELFT::Rela> Relas,
   // llvm-readobj 19 and 22 keep only the low 32 bits of the addend; so do
   // we, to print the same addresses.
   for (const typename ELFT::Rela &R : Relas)
-    T.Addends[R.r_offset] = static_cast<uint32_t>(R.r_addend);
+    T.add(R.r_offset, static_cast<uint32_t>(R.r_addend));
 }
 
 template <class ELFT>
 void ELFMapReaderImpl<ELFT>::addRels(ArrayRef<typename ELFT::Rel> Rels,
                                      RelocationTable &T) const {
   for (const typename ELFT::Rel &R : Rels)
-    T.Addends[R.r_offset] = std::nullopt;
+    T.add(R.r_offset, std::nullopt);
 }
 
 template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::readRelocations(const Elf_Shdr &RelSec,
+Error ELFMapReaderImpl<ELFT>::readRelocations(const RelocSection &R,
                                               RelocationTable &T) const {
+  const Elf_Shdr &RelSec = *R.Sec;
   if (RelSec.sh_type == ELF::SHT_RELA) {
     Expected<typename ELFT::RelaRange> Relas = Obj.relas(RelSec);
     if (!Relas)
@@ -260,11 +308,35 @@ Error ELFMapReaderImpl<ELFT>::readRelocations(const Elf_Shdr &RelSec,
     return Error::success();
   }
   // SHT_CREL: decodes to explicit or implicit addends.
+  if (Error E = checkCrelCount(R))
+    return E;
   auto Crels = Obj.crels(RelSec);
   if (!Crels)
     return Crels.takeError();
   addRels(Crels->first, T);
   addRelas(Crels->second, T);
+  return Error::success();
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::checkCrelCount(const RelocSection &R) const {
+  // ELFFile::crels sizes its result by the header's count before decoding
+  // an entry. Every entry takes at least one byte: bound the count first.
+  Expected<ArrayRef<uint8_t>> Content = Obj.getSectionContents(*R.Sec);
+  if (!Content)
+    return Content.takeError();
+  DataExtractor Data(toStringRef(*Content), /*IsLittleEndian=*/true,
+                     /*AddressSize=*/8);
+  DataExtractor::Cursor Cur(0);
+  uint64_t Count = Data.getULEB128(Cur) / 8;
+  if (!Cur)
+    return makeError("CREL section [index " + Twine(R.Index) +
+                     "]: " + toString(Cur.takeError()));
+  uint64_t Left = Content->size() - Cur.tell();
+  if (Count > Left)
+    return makeError("CREL section [index " + Twine(R.Index) +
+                     "]: " + Twine(Count) + " relocations need at least " +
+                     Twine(Count) + " bytes, " + Twine(Left) + " left");
   return Error::success();
 }
 
@@ -286,16 +358,17 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::indexRelocSections() const {
 
 template <class ELFT>
 Expected<RelocationTable>
-ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex) const {
+ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex,
+                                       uint64_t SectionSize) const {
   if (!RelocSections)
     indexRelocSections();
   auto It = RelocSections->find(SecIndex);
   if (It == RelocSections->end())
     return makeError("no relocation section applies to it in a relocatable "
                      "object");
-  RelocationTable T;
+  RelocationTable T(SectionSize);
   for (const RelocSection &R : It->second)
-    if (Error E = readRelocations(*R.Sec, T))
+    if (Error E = readRelocations(R, T))
       return E;
   return T;
 }
@@ -355,7 +428,12 @@ Error ELFMapReaderImpl<ELFT>::decodeSection(const MapSectionInfo &Info,
   std::optional<RelocationTable> Relocs;
   std::optional<unsigned> LinkedSec;
   if (isRelocatable()) {
-    Expected<RelocationTable> T = relocationsFor(Info.Index);
+    // Functions are named by the symbols of the linked-to text section, as
+    // llvm-readobj does; it refuses the section if that does not exist.
+    if (Expected<const Elf_Shdr *> Linked = Obj.getSection(Sec.sh_link);
+        !Linked)
+      return makeError("sh_link: " + toString(Linked.takeError()));
+    Expected<RelocationTable> T = relocationsFor(Info.Index, Contents->size());
     if (!T)
       return T.takeError();
     Relocs = std::move(*T);

@@ -13,6 +13,7 @@
 
 #include "AddressIndex.h"
 #include "BATCommand.h"
+#include "DumpDriver.h"
 #include "ELFMapReader.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
@@ -143,43 +144,6 @@ cl::alias DemangleShort("C", cl::desc("Alias for --demangle"),
 
 constexpr StringRef ToolName = "bbmap-dump";
 
-/// Collects diagnostics and remembers whether any was an error.
-class Diagnostics {
-public:
-  void error(StringRef File, const Twine &Msg) {
-    outs().flush();
-    WithColor::error(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
-    HadError = true;
-  }
-  void warning(StringRef File, const Twine &Msg) {
-    outs().flush();
-    WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
-  }
-  bool hadError() const { return HadError; }
-
-private:
-  bool HadError = false;
-};
-
-std::string describe(const MapSectionInfo &Info) {
-  return ("section [" + Twine(Info.Index) + "] " + Info.Name).str();
-}
-
-/// A function record whose address matches no function symbol.
-struct UnnamedFunction {
-  uint64_t SectionOffset;
-  uint64_t Address;
-};
-
-void warnUnnamed(Diagnostics &Diag, StringRef File, const MapSectionInfo &Info,
-                 ArrayRef<UnnamedFunction> Unnamed) {
-  for (const UnnamedFunction &F : Unnamed)
-    Diag.warning(File, describe(Info) + ": offset 0x" +
-                           Twine::utohexstr(F.SectionOffset) +
-                           ": no function symbol at address 0x" +
-                           Twine::utohexstr(F.Address));
-}
-
 /// Whether --function selects the function named \p Name.
 bool isSelected(StringRef Name) {
   if (FunctionNames.empty())
@@ -188,30 +152,6 @@ bool isSelected(StringRef Name) {
          (llvm::is_contained(FunctionNames, Name) ||
           (Demangle &&
            llvm::is_contained(FunctionNames, llvm::demangle(Name))));
-}
-
-/// Streams one section into the printer, the fast path when neither
-/// --function nor --verify needs the whole section. llvm-readobj prints a
-/// section with a malformed record as an empty list, so a first pass checks
-/// the whole section before the second prints it; no decoded record is kept.
-void streamSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
-                   StringRef File, MapPrinter &Printer, Diagnostics &Diag) {
-  Printer.beginSection(Info);
-  Error E = Reader.check(Info);
-  std::vector<UnnamedFunction> Unnamed;
-  if (!E)
-    E = Reader.forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
-      std::string Demangled =
-          Demangle && !Name.empty() ? llvm::demangle(Name) : std::string();
-      Printer.printFunction(F, Demangled.empty() ? Name : Demangled);
-      if (Name.empty())
-        Unnamed.push_back({F.SectionOffset, F.address()});
-      return Error::success();
-    });
-  Printer.endSection();
-  if (E)
-    Diag.error(File, describe(Info) + ": " + toString(std::move(E)));
-  warnUnnamed(Diag, File, Info, Unnamed);
 }
 
 /// Keeps the records --function selects.
@@ -310,7 +250,7 @@ struct DumpContext {
   MapPrinter *Printer = nullptr;
   LookupJob *Lookups = nullptr;
   VerifyRun *Verify = nullptr;
-  Diagnostics Diag;
+  Diagnostics Diag{outs(), errs()};
 };
 
 void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
@@ -328,7 +268,7 @@ void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
 void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
                  StringRef File, DumpContext &Ctx, MapVerifier *V) {
   if (!V && FunctionNames.empty())
-    return streamSection(Reader, Info, File, *Ctx.Printer, Ctx.Diag);
+    return streamSection(Reader, Info, File, Demangle, *Ctx.Printer, Ctx.Diag);
   Expected<DecodedSection> Sec = Reader.decode(Info);
   if (!Sec) {
     if (Ctx.Printer) {
@@ -380,70 +320,17 @@ void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
   Ctx.Verify->Printer->printFile(Report);
 }
 
-void dumpObject(const ObjectFile &Obj, StringRef File, DumpContext &Ctx) {
-  Expected<std::unique_ptr<ELFMapReader>> Reader = ELFMapReader::create(Obj);
-  if (!Reader) {
-    Ctx.Diag.error(File, toString(Reader.takeError()));
-    return;
-  }
+void dumpObject(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
   if (Ctx.Lookups)
-    return lookupObject(**Reader, File, *Ctx.Lookups, Ctx.Diag);
-  dumpMaps(**Reader, File, Ctx);
-}
-
-/// Dumps each object member as "archive(member)", like llvm-readobj; members
-/// that are not objects are skipped.
-void dumpArchive(const Archive &Arc, DumpContext &Ctx) {
-  Diagnostics &Diag = Ctx.Diag;
-  Error Err = Error::success();
-  StringRef Whole = Arc.getData();
-  for (const Archive::Child &C : Arc.children(Err)) {
-    // A corrupt size field can make the last member reach past the archive;
-    // reading it would read past the buffer.
-    Expected<StringRef> Data = C.getBuffer();
-    if (!Data || Data->data() < Whole.data() ||
-        Data->data() + Data->size() > Whole.data() + Whole.size()) {
-      consumeError(Data.takeError());
-      Expected<StringRef> Name = C.getName();
-      Diag.error(Arc.getFileName(),
-                 "member '" + (Name ? *Name : StringRef("<?>")) +
-                     "' extends past the end of the archive");
-      if (!Name)
-        consumeError(Name.takeError());
-      continue;
-    }
-    Expected<std::unique_ptr<Binary>> Member = C.getAsBinary();
-    if (!Member) {
-      if (Error E = isNotObjectErrorInvalidFileType(Member.takeError()))
-        Diag.error(Arc.getFileName(), toString(std::move(E)));
-      continue;
-    }
-    const auto *Obj = dyn_cast<ObjectFile>(Member->get());
-    if (!Obj) {
-      Diag.warning(Arc.getFileName(),
-                   (*Member)->getFileName() + " has an unsupported file type");
-      continue;
-    }
-    std::string Name =
-        (Arc.getFileName() + "(" + Obj->getFileName() + ")").str();
-    dumpObject(*Obj, Name, Ctx);
-  }
-  if (Err)
-    Diag.error(Arc.getFileName(), toString(std::move(Err)));
+    return lookupObject(Reader, File, *Ctx.Lookups, Ctx.Diag);
+  dumpMaps(Reader, File, Ctx);
 }
 
 void dumpFile(StringRef File, DumpContext &Ctx) {
-  Expected<OwningBinary<Binary>> Bin = createBinary(File);
-  if (!Bin) {
-    Ctx.Diag.error(File, toString(Bin.takeError()));
-    return;
-  }
-  Binary &B = *Bin->getBinary();
-  if (auto *Obj = dyn_cast<ObjectFile>(&B))
-    return dumpObject(*Obj, File, Ctx);
-  if (auto *Arc = dyn_cast<Archive>(&B))
-    return dumpArchive(*Arc, Ctx);
-  Ctx.Diag.error(File, "not an ELF object file");
+  forEachObject(File, Ctx.Diag, [&](const ELFMapReader &Reader,
+                                    StringRef Name) {
+    dumpObject(Reader, Name, Ctx);
+  });
 }
 
 std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {

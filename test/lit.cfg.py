@@ -26,12 +26,39 @@ config.environment.pop('BBMAP_OPTIONS', None)
 config.available_features.add('llvm-%d' % config.llvm_major)
 tools = os.path.join(config.test_source_root, 'tools')
 py = sys.executable
+
+# Sanitizer builds (BBMAP_SANITIZE): every process runs with the sanitizer
+# runtime preloaded, since the plugin's hosts (clang, llc, ld.lld) are not
+# instrumented. A report aborts the process: lit fails the test, and `not`
+# counts the abort as a crash, not as the expected failure. The hosts leak
+# by design, so leaks are checked in bbmap-dump only. With
+# BBMAP_SANITIZER_LOG=PREFIX in the environment, reports go to PREFIX.PID
+# files instead of stderr, so that scripts/test-sanitize.sh also sees those
+# a RUN line discards (`2>/dev/null || true`).
+bbmap_dump = config.bbmap_dump
+if config.bbmap_sanitizer_runtime:
+    config.available_features.add('sanitizer')
+    fatal = 'abort_on_error=1:halt_on_error=1:print_stacktrace=1'
+    if os.environ.get('BBMAP_SANITIZER_LOG'):
+        fatal += ':log_path=' + os.environ['BBMAP_SANITIZER_LOG']
+    config.environment['LD_PRELOAD'] = config.bbmap_sanitizer_runtime
+    config.environment['ASAN_OPTIONS'] = fatal + ':detect_leaks=0'
+    config.environment['UBSAN_OPTIONS'] = fatal
+    bbmap_dump = 'env ASAN_OPTIONS=%s:detect_leaks=1 %s' % (fatal, bbmap_dump)
+    config.substitutions.extend([
+        ('%sanitize-flags', '-fsanitize=%s -fno-sanitize-recover=all '
+         '-shared-libsan' % config.bbmap_sanitize),
+        ('%sanitizer-stderr', 'env ASAN_OPTIONS="$ASAN_OPTIONS:log_path=stderr"'
+         ' UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=stderr"')])
+
 subs = [
     ('%plugin', config.bbmap_plugin),
-    ('%bbmap-dump', config.bbmap_dump),
+    ('%bbmap-dump-path', config.bbmap_dump),
+    ('%bbmap-dump', bbmap_dump),
     ('%python', py),
     ('%compare-maps', '%s %s' % (py, os.path.join(tools, 'compare-maps.py'))),
     ('%text-digest', '%s %s' % (py, os.path.join(tools, 'text-digest.py'))),
+    ('%run-each', '%s %s' % (py, os.path.join(tools, 'run-each.py'))),
     ('%inputs', os.path.join(config.test_source_root, 'Inputs')),
 ]
 for major in (19, 22):

@@ -1,0 +1,85 @@
+//===- fuzz/fuzz-elf.cpp - fuzz bbmap-dump's whole ELF path ---------------===//
+//
+// libFuzzer target for what bbmap-dump does with one input file: the bytes
+// go through forEachObject (object::createBinary, archive members,
+// ELFMapReader) and every map section is streamed into each output style
+// (relocations, decompression, symbol names, decoding, printing) to a null
+// stream, diagnostics included; then the whole-section paths that
+// --verify, --function and --lookup use decode, verify and index it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AddressIndex.h"
+#include "DumpDriver.h"
+#include "JSONStylePrinter.h"
+#include "LLVMStylePrinter.h"
+#include "MapVerifier.h"
+#include "TableStylePrinter.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+using namespace llvm;
+using namespace bbmap;
+
+namespace {
+
+void streamAll(const ELFMapReader &Reader, StringRef Name, MapPrinter &Printer,
+               Diagnostics &Diag) {
+  FileSummary Summary = Reader.summary();
+  Summary.FileName = Name.str();
+  Printer.printFileSummary(Summary);
+  for (const MapSectionInfo &Info : Reader.mapSections())
+    streamSection(Reader, Info, Name, /*Demangle=*/true, Printer, Diag);
+  Printer.endFile();
+}
+
+/// Decodes every section whole, verifies it and indexes it for look-ups.
+void checkWhole(const ELFMapReader &Reader, StringRef Name) {
+  MapVerifier V(Name.str(), Reader.facts());
+  std::vector<DecodedSection> Sections;
+  for (const MapSectionInfo &Info : Reader.mapSections()) {
+    Expected<DecodedSection> Sec = Reader.decode(Info);
+    if (!Sec) {
+      consumeError(Sec.takeError());
+      V.countUndecodedSection();
+      continue;
+    }
+    Expected<RelocationTargets> Targets = Reader.relocationTargets(Info);
+    if (Targets)
+      V.checkSection(*Sec, *Targets);
+    else
+      consumeError(Targets.takeError());
+    Sections.push_back(std::move(*Sec));
+  }
+  V.finish([](StringRef) { return true; });
+  Expected<AddressIndex> Index = AddressIndex::create(Sections);
+  if (!Index)
+    return consumeError(Index.takeError());
+  for (const DecodedSection &Sec : Sections)
+    for (const FunctionMap &F : Sec.Functions)
+      for (LookupSide Side : {LookupSide::From, LookupSide::To})
+        (void)Index->lookup(F.address(), Side);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  MemoryBufferRef Buffer(StringRef(reinterpret_cast<const char *>(Data), Size),
+                         "input");
+  std::unique_ptr<MapPrinter> Printers[] = {
+      std::make_unique<LLVMStylePrinter>(nulls(), /*PrettyPGO=*/false),
+      std::make_unique<LLVMStylePrinter>(nulls(), /*PrettyPGO=*/true),
+      std::make_unique<JSONStylePrinter>(nulls(), /*PrettyJSON=*/true,
+                                         /*PrettyPGO=*/true),
+      std::make_unique<TableStylePrinter>(nulls())};
+  Diagnostics Diag(nulls(), nulls());
+  forEachObject(Buffer, Diag, [&](const ELFMapReader &Reader, StringRef Name) {
+    for (std::unique_ptr<MapPrinter> &Printer : Printers)
+      streamAll(Reader, Name, *Printer, Diag);
+    checkWhole(Reader, Name);
+  });
+  return 0;
+}

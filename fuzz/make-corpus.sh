@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# make-corpus.sh - seed corpora for the fuzz targets, from the test suite's
+# inputs.
+#
+# Usage: fuzz/make-corpus.sh OUT_DIR
+# Writes OUT_DIR/fuzz-elf (whole files: objects from the in-tree clang/llc
+# of LLVM 19 and 22 and, when a plugin is at hand, from the plugin for every
+# encoding; 32/64-bit, both byte orders, REL/RELA/CREL, compressed sections,
+# an archive, a linked executable; the yaml2obj documents of test/dumper;
+# the crash reproducers of test/dumper/Inputs/fuzz-crashes)
+# and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
+# with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
+# descriptors written by BOLT 16 and 22).
+# Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
+# build/llvm-22/bbmap-plugin.so if present).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: make-corpus.sh OUT_DIR}
+plugin=${BBMAP_PLUGIN:-$root/build/llvm-22/bbmap-plugin.so}
+elf=$out/fuzz-elf
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$elf"
+
+c_inputs="$root/test/Inputs/program.c $root/test/plugin/corpus/switch.c
+          $root/test/plugin/corpus/loops.c"
+ll_input=$root/test/Inputs/calls.ll
+b19=/usr/lib/llvm-19/bin
+b22=/usr/lib/llvm-22/bin
+
+for src in $c_inputs; do
+  n=$(basename "$src" .c)
+  cc="-O2 -c $src -fbasic-block-address-map"
+  "$b19/clang" $cc -o "$elf/$n.19.o"
+  "$b22/clang" $cc -ffunction-sections -o "$elf/$n.22-fs.o"
+done
+# ELF32 LE with REL, ELF64 BE and ELF32 BE with REL relocations.
+for t in i686 powerpc64 mips; do
+  "$b22/llc" -O2 -mtriple=$t-linux-gnu "$ll_input" -filetype=obj \
+    -basic-block-address-map -o "$elf/calls.$t.o"
+done
+prog=$root/test/Inputs/program.c
+"$b22/clang" -O2 -c "$prog" -fbasic-block-address-map \
+  -Wa,--crel,--allow-experimental-crel -o "$elf/program.crel.o"
+"$b22/clang" -O2 "$prog" -fbasic-block-address-map -fuse-ld=lld \
+  -fbasic-block-sections=all -o "$elf/program.exe"
+"$b22/llvm-objcopy" --compress-sections=.llvm_bb_addr_map=zlib \
+  "$elf/program.19.o" "$elf/program.zlib.o"
+"$b22/llvm-objcopy" --compress-sections=.llvm_bb_addr_map=zstd \
+  "$elf/program.exe" "$elf/program.zstd.exe"
+"$b22/llvm-ar" rc "$elf/lib.a" "$elf/program.19.o" "$elf/calls.i686.o"
+
+# llc's PGO analyses and block hashes (in-tree) and, with the plugin, every
+# encoding it writes.
+"$b22/llc" -O2 -mtriple=x86_64 "$ll_input" -filetype=obj \
+  -basic-block-address-map -pgo-analysis-map=all -emit-bb-hash \
+  -o "$elf/calls.pgo.o"
+"$b22/llc" -O2 -mtriple=x86_64 "$ll_input" -filetype=obj \
+  -basic-block-address-map -pgo-analysis-map=func-entry-count \
+  -basic-block-address-map-skip-bb-entries -o "$elf/calls.skip.o"
+if [[ -f $plugin ]]; then
+  for v in v0-type 0 1 2 3 4 5; do
+    "$b22/llc" -O2 -mtriple=x86_64 -load="$plugin" -bbmap-version=$v \
+      "$ll_input" -filetype=obj -o "$elf/calls.plugin-$v.o"
+  done
+else
+  echo "make-corpus.sh: no plugin at $plugin; in-tree maps only" >&2
+fi
+
+# Every yaml2obj document of the dumper tests (hand-written encodings,
+# legacy type, malformed records).
+for t in "$root"/test/dumper/*.test; do
+  n=1
+  while "$b22/yaml2obj" --docnum=$n "$t" -o "$work/doc" 2>/dev/null; do
+    cp "$work/doc" "$elf/$(basename "$t" .test).$n"
+    n=$((n + 1))
+  done
+done
+
+# Every input a fuzz target crashed on, so that each run replays them.
+cp "$root"/test/dumper/Inputs/fuzz-crashes/* "$elf"/
+
+"$root/fuzz/extract-maps.py" "$out/fuzz-bb-addr-map" "$elf"/*
+
+# BAT notes of test/bat's program BOLTed by BOLT 16 (fixed format) and 22
+# (delta format), plain and split: the note's descriptor (after the 12-byte
+# header and the padded name "BOLT"), prefixed with fuzz-bat's option byte
+# (0: little-endian, format detected).
+bat=$out/fuzz-bat
+mkdir -p "$bat"
+"$b22/clang" -O2 -no-pie -fuse-ld=lld -Wl,-q "$root/test/bat/Inputs/split.c" \
+  -o "$work/split"
+for v in 16 22; do
+  command -v llvm-bolt-$v >/dev/null || continue
+  for mode in plain split; do
+    flags=()
+    [[ $mode = split ]] && flags=(--data "$root/test/bat/Inputs/entry-blocks.fdata"
+      --reorder-blocks=ext-tsp --split-functions --split-all-cold)
+    llvm-bolt-$v "$work/split" -o "$work/split.bolt" --enable-bat \
+      "${flags[@]}" >/dev/null 2>&1 || continue
+    "$b22/llvm-objcopy" --dump-section .note.bolt_bat="$work/note" \
+      "$work/split.bolt" "$work/discard"
+    { printf '\0'; tail -c +21 "$work/note"; } >"$bat/bolt$v-$mode"
+  done
+done
+echo "make-corpus.sh: $(ls "$elf" | wc -l) files in $elf," \
+  "$(ls "$out/fuzz-bb-addr-map" | wc -l) in $out/fuzz-bb-addr-map," \
+  "$(ls "$bat" | wc -l) in $bat"
