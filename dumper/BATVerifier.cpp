@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "BATVerifier.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include <unordered_map>
 
 using namespace llvm;
 
@@ -38,7 +38,9 @@ private:
   const BATTable &T;
   ArrayRef<FunctionSymbol> Symbols;
   /// Function address -> its first record, as BOLT keeps it.
-  DenseMap<uint64_t, const BATFunction *> ByAddress;
+  // Not DenseMap: addresses come from the input, and DenseMap reserves two
+  // keys.
+  std::unordered_map<uint64_t, const BATFunction *> ByAddress;
   std::vector<BATFinding> Findings;
 };
 
@@ -53,7 +55,7 @@ std::vector<BATFinding> Verifier::run() {
                                  hex(F.Address) + " (BOLT keeps the first)");
   for (const BATFunction &F : T.Functions)
     checkFunction(F);
-  DenseMap<uint64_t, uint64_t> Linked;
+  std::unordered_map<uint64_t, uint64_t> Linked;
   for (const BATColdLink &L : T.ColdLinks) {
     if (!Linked.try_emplace(L.ColdAddress, L.HotAddress).second)
       report(L.RecordOffset, "second cold-to-hot link for " +

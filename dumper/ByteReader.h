@@ -53,8 +53,8 @@ class ByteReader {
 public:
   ByteReader(llvm::ArrayRef<uint8_t> Bytes, bool IsLittleEndian,
              uint8_t AddressSize = 8)
-      : Bytes(Bytes), IsLittleEndian(IsLittleEndian),
-        AddressSize(AddressSize) {}
+      : Bytes(Bytes), IsLittleEndian(IsLittleEndian), AddressSize(AddressSize) {
+  }
 
   uint64_t tell() const { return Pos; }
   uint64_t size() const { return Bytes.size(); }

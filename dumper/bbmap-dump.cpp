@@ -19,8 +19,8 @@
 #include "LLVMStylePrinter.h"
 #include "Lookup.h"
 #include "MapVerifier.h"
-#include "llvm/Demangle/Demangle.h"
 #include "TableStylePrinter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/Error.h"
@@ -327,10 +327,10 @@ void dumpObject(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
 }
 
 void dumpFile(StringRef File, DumpContext &Ctx) {
-  forEachObject(File, Ctx.Diag, [&](const ELFMapReader &Reader,
-                                    StringRef Name) {
-    dumpObject(Reader, Name, Ctx);
-  });
+  forEachObject(File, Ctx.Diag,
+                [&](const ELFMapReader &Reader, StringRef Name) {
+                  dumpObject(Reader, Name, Ctx);
+                });
 }
 
 std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {

@@ -39,10 +39,10 @@ std::vector<FunctionSymbol> symbolsFor(const BATTable &T, uint8_t Flags) {
   for (const BATFunction &F : T.Functions)
     Symbols.push_back({F.Address, uint64_t(Flags) << 4,
                        F.Address + (uint64_t(Flags) << 5), "f"});
-  llvm::stable_sort(Symbols, [](const FunctionSymbol &A,
-                                const FunctionSymbol &B) {
-    return A.Address < B.Address;
-  });
+  llvm::stable_sort(Symbols,
+                    [](const FunctionSymbol &A, const FunctionSymbol &B) {
+                      return A.Address < B.Address;
+                    });
   return Symbols;
 }
 
@@ -58,8 +58,7 @@ void exercise(const BATTable &T, uint8_t Flags) {
   for (const BATFunction &F : T.Functions)
     for (const BATEntry &E : F.Entries)
       for (bool Branch : {false, true})
-        (void)Translator.translateAddress(
-            {F.Address + E.OutputOffset, Branch});
+        (void)Translator.translateAddress({F.Address + E.OutputOffset, Branch});
 }
 
 } // namespace

@@ -41,9 +41,9 @@ void printAll(const std::vector<FunctionMap> &Functions, bool Pretty) {
   LLVMStylePrinter Text(nulls(), Pretty);
   JSONStylePrinter JSON(nulls(), /*PrettyJSON=*/true, Pretty);
   TableStylePrinter Table(nulls());
-  for (MapPrinter *P : {static_cast<MapPrinter *>(&Text),
-                        static_cast<MapPrinter *>(&JSON),
-                        static_cast<MapPrinter *>(&Table)}) {
+  for (MapPrinter *P :
+       {static_cast<MapPrinter *>(&Text), static_cast<MapPrinter *>(&JSON),
+        static_cast<MapPrinter *>(&Table)}) {
     P->printFileSummary(Summary);
     P->printSection(Sec);
     P->endFile();
