@@ -11,6 +11,7 @@
 #include "BATPrinter.h"
 #include "BATReader.h"
 #include "BATVerifier.h"
+#include "Lookup.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,22 +25,13 @@ namespace bbmap {
 
 Error parseTranslateFile(StringRef Contents,
                          std::vector<TranslateRequest> &Requests) {
-  size_t LineNo = 0;
-  while (!Contents.empty()) {
-    auto [Line, Rest] = Contents.split('\n');
-    Contents = Rest;
-    ++LineNo;
-    Line = Line.trim();
-    if (Line.empty() || Line.starts_with("#"))
-      continue;
+  return forEachAddressLine(Contents, [&](StringRef Line) -> Error {
     Expected<TranslateRequest> R = parseTranslateRequest(Line);
     if (!R)
-      return createStringError(inconvertibleErrorCode(),
-                               "line " + Twine(LineNo) + ": " +
-                                   toString(R.takeError()));
+      return R.takeError();
     Requests.push_back(*R);
-  }
-  return Error::success();
+    return Error::success();
+  });
 }
 
 namespace {

@@ -204,8 +204,8 @@ Expected<LookupRequest> parseLookupRequest(StringRef Text) {
   return invalidAddress(Text);
 }
 
-Error parseLookupFile(StringRef Contents,
-                      std::vector<LookupRequest> &Requests) {
+Error forEachAddressLine(StringRef Contents,
+                         function_ref<Error(StringRef)> OnLine) {
   size_t LineNo = 0;
   while (!Contents.empty()) {
     auto [Line, Rest] = Contents.split('\n');
@@ -214,14 +214,23 @@ Error parseLookupFile(StringRef Contents,
     Line = Line.trim();
     if (Line.empty() || Line.front() == '#')
       continue;
-    std::optional<LookupRequest> R = parseRequest(Line);
-    if (!R)
+    if (Error E = OnLine(Line))
       return createStringError(inconvertibleErrorCode(),
                                "line " + Twine(LineNo) + ": " +
-                                   toString(invalidAddress(Line)));
-    Requests.push_back(*R);
+                                   toString(std::move(E)));
   }
   return Error::success();
+}
+
+Error parseLookupFile(StringRef Contents,
+                      std::vector<LookupRequest> &Requests) {
+  return forEachAddressLine(Contents, [&](StringRef Line) -> Error {
+    std::optional<LookupRequest> R = parseRequest(Line);
+    if (!R)
+      return invalidAddress(Line);
+    Requests.push_back(*R);
+    return Error::success();
+  });
 }
 
 LookupPrinter::~LookupPrinter() = default;

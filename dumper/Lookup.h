@@ -10,6 +10,7 @@
 #define BBMAP_DUMPER_LOOKUP_H
 
 #include "AddressIndex.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -26,6 +27,13 @@ struct LookupRequest {
 
 /// Parses one "ADDR[:from|:to]".
 llvm::Expected<LookupRequest> parseLookupRequest(llvm::StringRef Text);
+
+/// Calls \p OnLine with each line of an address file, trimmed; blank lines
+/// and lines starting with '#' are skipped. An error \p OnLine returns is
+/// prefixed with "line N: " and stops the scan.
+llvm::Error
+forEachAddressLine(llvm::StringRef Contents,
+                   llvm::function_ref<llvm::Error(llvm::StringRef)> OnLine);
 
 /// Appends the requests of a look-up file: one per line, blank lines and
 /// lines starting with '#' skipped. Errors name the line.
