@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "BATPrinter.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Format.h"
+#include <map>
 
 using namespace llvm;
 
@@ -21,8 +21,9 @@ namespace {
 
 std::string hexNoPrefix(uint64_t V) { return Twine::utohexstr(V).str(); }
 
-/// (parent address, input offset) -> block hash, first one wins.
-using BlockHashMap = DenseMap<std::pair<uint64_t, uint64_t>, uint64_t>;
+/// (parent address, input offset) -> block hash, first one wins. A
+/// std::map: the keys come from the file, and DenseMap reserves two values.
+using BlockHashMap = std::map<std::pair<uint64_t, uint64_t>, uint64_t>;
 
 BlockHashMap blockHashes(const BATTable &T) {
   BlockHashMap Hashes;
@@ -47,7 +48,8 @@ void printFunction(raw_ostream &OS, const BATTable &T, const BATFunction &F,
     if (E->IsBranch)
       OS << " (branch)";
     else if (Delta)
-      OS << " hash: " << hex(Hashes.lookup({Home, E->InputOffset}));
+      // blockHashes has a key for every non-branch entry.
+      OS << " hash: " << hex(Hashes.find({Home, E->InputOffset})->second);
     OS << "\n";
   }
   if (Delta && !F.isCold())

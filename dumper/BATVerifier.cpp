@@ -10,7 +10,7 @@
 #include "BATVerifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
-#include <unordered_map>
+#include <map>
 
 using namespace llvm;
 
@@ -37,10 +37,9 @@ private:
 
   const BATTable &T;
   ArrayRef<FunctionSymbol> Symbols;
-  /// Function address -> its first record, as BOLT keeps it.
-  // Not DenseMap: addresses come from the input, and DenseMap reserves two
-  // keys.
-  std::unordered_map<uint64_t, const BATFunction *> ByAddress;
+  /// Function address -> its first record, as BOLT keeps it. A std::map:
+  /// addresses come from the file, and DenseMap reserves two values.
+  std::map<uint64_t, const BATFunction *> ByAddress;
   std::vector<BATFinding> Findings;
 };
 
@@ -55,7 +54,7 @@ std::vector<BATFinding> Verifier::run() {
                                  hex(F.Address) + " (BOLT keeps the first)");
   for (const BATFunction &F : T.Functions)
     checkFunction(F);
-  std::unordered_map<uint64_t, uint64_t> Linked;
+  std::map<uint64_t, uint64_t> Linked;
   for (const BATColdLink &L : T.ColdLinks) {
     if (!Linked.try_emplace(L.ColdAddress, L.HotAddress).second)
       report(L.RecordOffset, "second cold-to-hot link for " +

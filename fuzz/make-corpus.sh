@@ -104,6 +104,7 @@ for v in 16 22; do
     { printf '\0'; tail -c +21 "$work/note"; } >"$bat/bolt$v-$mode"
   done
 done
+cp "$root"/test/bat/Inputs/fuzz-crashes/* "$bat"/
 echo "make-corpus.sh: $(ls "$elf" | wc -l) files in $elf," \
   "$(ls "$out/fuzz-bb-addr-map" | wc -l) in $out/fuzz-bb-addr-map," \
   "$(ls "$bat" | wc -l) in $bat"
