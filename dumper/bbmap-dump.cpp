@@ -1,13 +1,14 @@
 //===- dumper/bbmap-dump.cpp - bbmap-dump driver --------------------------===//
 //
-// Command-line entry point of bbmap-dump: opens each input, decodes its
-// basic-block address maps with ELFMapReader and prints them with the
-// selected output style (LLVM text or JSON, both as llvm-readobj prints
-// them). Diagnostics name the file, the section and the
-// offending offset; any error makes the exit status non-zero, but dumping
-// continues with the next section and file. --verify checks the decoded
-// maps with MapVerifier; --function and --demangle filter and rename the
-// decoded records before any output.
+// Command-line entry point of bbmap-dump: the options, and the modes built
+// on DumpDriver's per-input loop. Map dumps print in the selected output
+// style (LLVM text or JSON as llvm-readobj prints them, or the table);
+// --verify checks the decoded maps with MapVerifier; --lookup resolves
+// addresses through an AddressIndex; --bat and --translate run BAT mode
+// (BATCommand). --function and --demangle filter and rename the records.
+// Diagnostics name the file, the section and the offending offset; any
+// error makes the exit status non-zero, but work continues with the next
+// section and file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +22,6 @@
 #include "MapVerifier.h"
 #include "TableStylePrinter.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/Object/Archive.h"
-#include "llvm/Object/Binary.h"
-#include "llvm/Object/Error.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -34,7 +31,6 @@
 #include <chrono>
 
 using namespace llvm;
-using namespace llvm::object;
 using namespace bbmap;
 
 namespace {
