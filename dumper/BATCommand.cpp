@@ -11,7 +11,6 @@
 #include "BATPrinter.h"
 #include "BATReader.h"
 #include "BATVerifier.h"
-#include "Lookup.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -22,17 +21,6 @@ using namespace llvm;
 using namespace llvm::object;
 
 namespace bbmap {
-
-Error parseTranslateFile(StringRef Contents,
-                         std::vector<TranslateRequest> &Requests) {
-  return forEachAddressLine(Contents, [&](StringRef Line) -> Error {
-    Expected<TranslateRequest> R = parseTranslateRequest(Line);
-    if (!R)
-      return R.takeError();
-    Requests.push_back(*R);
-    return Error::success();
-  });
-}
 
 namespace {
 

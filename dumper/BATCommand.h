@@ -32,11 +32,6 @@ struct BATOptions {
   std::string InputBinary;
 };
 
-/// Parses the lines of a translation request file ("ADDR[:from]" per
-/// line; blank lines and lines starting with '#' skipped).
-llvm::Error parseTranslateFile(llvm::StringRef Contents,
-                               std::vector<TranslateRequest> &Requests);
-
 /// Reports an error about \p File; the caller tracks the exit status.
 using BATErrorReporter =
     llvm::function_ref<void(llvm::StringRef File, const llvm::Twine &Msg)>;

@@ -9,6 +9,7 @@
 #include "Lookup.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <chrono>
 
 using namespace llvm;
@@ -204,8 +205,18 @@ Expected<LookupRequest> parseLookupRequest(StringRef Text) {
   return invalidAddress(Text);
 }
 
-Error forEachAddressLine(StringRef Contents,
-                         function_ref<Error(StringRef)> OnLine) {
+Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
+                          function_ref<Error(StringRef)> OnAddress) {
+  for (const std::string &Text : Texts)
+    if (Error E = OnAddress(Text))
+      return E;
+  if (File.empty())
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(File);
+  if (!Buf)
+    return createFileError(File, Buf.getError());
+  StringRef Contents = (*Buf)->getBuffer();
   size_t LineNo = 0;
   while (!Contents.empty()) {
     auto [Line, Rest] = Contents.split('\n');
@@ -214,23 +225,13 @@ Error forEachAddressLine(StringRef Contents,
     Line = Line.trim();
     if (Line.empty() || Line.front() == '#')
       continue;
-    if (Error E = OnLine(Line))
-      return createStringError(inconvertibleErrorCode(),
-                               "line " + Twine(LineNo) + ": " +
-                                   toString(std::move(E)));
+    if (Error E = OnAddress(Line))
+      return createFileError(File,
+                             createStringError(inconvertibleErrorCode(),
+                                               "line " + Twine(LineNo) + ": " +
+                                                   toString(std::move(E))));
   }
   return Error::success();
-}
-
-Error parseLookupFile(StringRef Contents,
-                      std::vector<LookupRequest> &Requests) {
-  return forEachAddressLine(Contents, [&](StringRef Line) -> Error {
-    std::optional<LookupRequest> R = parseRequest(Line);
-    if (!R)
-      return invalidAddress(Line);
-    Requests.push_back(*R);
-    return Error::success();
-  });
 }
 
 LookupPrinter::~LookupPrinter() = default;

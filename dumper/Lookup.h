@@ -16,6 +16,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace bbmap {
@@ -28,17 +29,14 @@ struct LookupRequest {
 /// Parses one "ADDR[:from|:to]".
 llvm::Expected<LookupRequest> parseLookupRequest(llvm::StringRef Text);
 
-/// Calls \p OnLine with each line of an address file, trimmed; blank lines
-/// and lines starting with '#' are skipped. An error \p OnLine returns is
-/// prefixed with "line N: " and stops the scan.
+/// Hands \p OnAddress each address request of a run, in order: the
+/// command-line texts \p Texts, then each line of \p File (if not empty;
+/// "-" is stdin), trimmed, skipping blank lines and lines starting with '#'.
+/// Errors from a file line name the file and the line. Serves --lookup-file
+/// and --translate-file alike.
 llvm::Error
-forEachAddressLine(llvm::StringRef Contents,
-                   llvm::function_ref<llvm::Error(llvm::StringRef)> OnLine);
-
-/// Appends the requests of a look-up file: one per line, blank lines and
-/// lines starting with '#' skipped. Errors name the line.
-llvm::Error parseLookupFile(llvm::StringRef Contents,
-                            std::vector<LookupRequest> &Requests);
+readAddressRequests(llvm::ArrayRef<std::string> Texts, llvm::StringRef File,
+                    llvm::function_ref<llvm::Error(llvm::StringRef)> OnAddress);
 
 /// Prints look-up results, file by file, in chunks.
 class LookupPrinter {

@@ -25,7 +25,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -338,23 +337,18 @@ std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {
   return std::make_unique<LLVMStylePrinter>(OS, PrettyPGOAnalysisMap);
 }
 
-/// Reads the --lookup and --lookup-file requests, in that order.
-Error readLookupRequests(std::vector<LookupRequest> &Requests) {
-  for (const std::string &Text : Lookups) {
-    Expected<LookupRequest> R = parseLookupRequest(Text);
+/// Appends what \p Parse makes of each request of \p Texts and \p File.
+template <class RequestT>
+Error readRequests(ArrayRef<std::string> Texts, StringRef File,
+                   Expected<RequestT> (*Parse)(StringRef),
+                   std::vector<RequestT> &Requests) {
+  return readAddressRequests(Texts, File, [&](StringRef Text) -> Error {
+    Expected<RequestT> R = Parse(Text);
     if (!R)
       return R.takeError();
     Requests.push_back(*R);
-  }
-  if (LookupFile.empty())
     return Error::success();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(LookupFile);
-  if (!Buf)
-    return createFileError(LookupFile, Buf.getError());
-  if (Error E = parseLookupFile((*Buf)->getBuffer(), Requests))
-    return createFileError(LookupFile, std::move(E));
-  return Error::success();
+  });
 }
 
 int runLookups(DumpContext &Ctx) {
@@ -366,7 +360,8 @@ int runLookups(DumpContext &Ctx) {
   }
   LookupJob Job;
   PhaseTimer Timer;
-  if (Error E = readLookupRequests(Job.Requests)) {
+  if (Error E =
+          readRequests(Lookups, LookupFile, parseLookupRequest, Job.Requests)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
@@ -384,24 +379,6 @@ int runLookups(DumpContext &Ctx) {
   return Ctx.Diag.hadError() ? 1 : 0;
 }
 
-Error readTranslateRequests(BATOptions &Opts) {
-  for (const std::string &Text : Translate) {
-    Expected<TranslateRequest> R = parseTranslateRequest(Text);
-    if (!R)
-      return R.takeError();
-    Opts.Requests.push_back(*R);
-  }
-  if (TranslateFile.empty())
-    return Error::success();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(TranslateFile);
-  if (!Buf)
-    return createFileError(TranslateFile, Buf.getError());
-  if (Error E = parseTranslateFile((*Buf)->getBuffer(), Opts.Requests))
-    return createFileError(TranslateFile, std::move(E));
-  return Error::success();
-}
-
 int runBATMode(Diagnostics &Diag) {
   BATOptions Opts;
   Opts.Dump = BAT;
@@ -410,7 +387,8 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
-  if (Error E = readTranslateRequests(Opts)) {
+  if (Error E = readRequests(Translate, TranslateFile, parseTranslateRequest,
+                             Opts.Requests)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
