@@ -1,13 +1,13 @@
 //===- dumper/Lookup.cpp - address look-up requests and results -----------===//
 //
 // Parsing is a hand-written scan (look-up files hold millions of lines) and
-// text output formats numbers into a line buffer; JSON goes through
+// text output formats numbers in place in an OutputBuffer; JSON goes through
 // llvm::json::OStream.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lookup.h"
-#include "llvm/ADT/SmallString.h"
+#include "OutputBuffer.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <chrono>
@@ -60,43 +60,6 @@ Error invalidAddress(StringRef Text) {
                                "': expected [0x]HEX[:from|:to]");
 }
 
-/// Appends "0x<hex>" to \p Out.
-void appendHex(SmallVectorImpl<char> &Out, uint64_t Value) {
-  char Digits[16];
-  int N = 0;
-  do {
-    Digits[N++] = "0123456789abcdef"[Value & 15];
-    Value >>= 4;
-  } while (Value);
-  Out.append({'0', 'x'});
-  while (N)
-    Out.push_back(Digits[--N]);
-}
-
-void appendDecimal(SmallVectorImpl<char> &Out, uint64_t Value) {
-  char Digits[20];
-  int N = 0;
-  do {
-    Digits[N++] = '0' + Value % 10;
-    Value /= 10;
-  } while (Value);
-  while (N)
-    Out.push_back(Digits[--N]);
-}
-
-void appendMatch(SmallVectorImpl<char> &Line, const BlockMatch &M) {
-  appendDecimal(Line, M.Range);
-  Line.push_back(' ');
-  appendDecimal(Line, M.ID);
-  Line.push_back(' ');
-  appendHex(Line, M.BlockStart);
-  Line.push_back(' ');
-  appendHex(Line, M.BlockEnd);
-  Line.push_back(' ');
-  StringRef Name = M.name().empty() ? "<?>" : M.name();
-  Line.append(Name.begin(), Name.end());
-}
-
 /// Prefetches what printing the results PrefetchDistance and half as many
 /// entries after \p I will read.
 void prefetchAhead(const AddressIndex &Index, ArrayRef<uint32_t> Entries,
@@ -111,37 +74,54 @@ void prefetchAhead(const AddressIndex &Index, ArrayRef<uint32_t> Entries,
 
 class TextLookupPrinter : public LookupPrinter {
 public:
-  explicit TextLookupPrinter(raw_ostream &OS) : OS(OS) {}
+  explicit TextLookupPrinter(raw_ostream &OS) : Out(OS) {}
 
   void beginFile(StringRef File) override {
-    OS << "# " << File << ": address offset range id start end function\n";
+    Out.append("# ");
+    Out.append(File);
+    Out.append(": address offset range id start end function\n");
   }
 
   void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
              ArrayRef<uint32_t> Entries) override {
-    SmallString<256> Line;
     for (size_t I = 0; I < Requests.size(); ++I) {
       prefetchAhead(Index, Entries, I);
-      Line.clear();
-      appendHex(Line, Requests[I].Address);
-      Line.push_back(' ');
-      if (Entries[I] == AddressIndex::NotFound) {
-        Line.append({'-', ' ', '-', ' ', '-', ' ', '-', ' ', '-', ' ', '-'});
-      } else {
-        BlockMatch M = Index.match(Entries[I]);
-        appendHex(Line, Requests[I].Address - M.BlockStart);
-        Line.push_back(' ');
-        appendMatch(Line, M);
-      }
-      Line.push_back('\n');
-      OS << Line;
+      printResult(Index, Requests[I].Address, Entries[I]);
     }
   }
 
-  void endFile() override {}
+  /// Hands the file's lines to the stream before any later diagnostic.
+  void endFile() override { Out.flush(); }
 
 private:
-  raw_ostream &OS;
+  /// Room for the address and every column but the function name.
+  static constexpr size_t MaxColumns = 6 * OutputBuffer::MaxNumberSize + 8;
+
+  void printResult(const AddressIndex &Index, uint64_t Address,
+                   uint32_t Entry) {
+    char *P = Out.reserve(MaxColumns);
+    P = OutputBuffer::putHex(P, Address, /*UpperCase=*/false);
+    if (Entry == AddressIndex::NotFound) {
+      Out.commit(OutputBuffer::put(P, " - - - - - -\n"));
+      return;
+    }
+    BlockMatch M = Index.match(Entry);
+    P = OutputBuffer::put(P, " ");
+    P = OutputBuffer::putHex(P, Address - M.BlockStart, /*UpperCase=*/false);
+    P = OutputBuffer::put(P, " ");
+    P = OutputBuffer::putDecimal(P, M.Range);
+    P = OutputBuffer::put(P, " ");
+    P = OutputBuffer::putDecimal(P, M.ID);
+    P = OutputBuffer::put(P, " ");
+    P = OutputBuffer::putHex(P, M.BlockStart, /*UpperCase=*/false);
+    P = OutputBuffer::put(P, " ");
+    P = OutputBuffer::putHex(P, M.BlockEnd, /*UpperCase=*/false);
+    Out.commit(OutputBuffer::put(P, " "));
+    Out.append(M.name().empty() ? "<?>" : M.name());
+    Out.append("\n");
+  }
+
+  OutputBuffer Out;
 };
 
 class JSONLookupPrinter : public LookupPrinter {
