@@ -11,11 +11,11 @@
 #include "BATPrinter.h"
 #include "BATReader.h"
 #include "BATVerifier.h"
+#include "Stopwatch.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
-#include <chrono>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -23,11 +23,6 @@ using namespace llvm::object;
 namespace bbmap {
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-      .count();
-}
 
 class BATJob {
 public:
@@ -74,10 +69,10 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
     Report(File, toString(Note.takeError()));
     return false;
   }
-  auto Start = std::chrono::steady_clock::now();
+  Stopwatch Decode;
   Expected<BATTable> T =
       decodeBAT(Note->Desc, Note->IsLittleEndian, Note->DescOffset);
-  double DecodeTime = secondsSince(Start);
+  double DecodeTime = Decode.lap();
   if (!T) {
     Report(File, Note->describe() + ": " + toString(T.takeError()));
     return false;
@@ -92,11 +87,11 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
   BATVerifyStats Stats;
   if (Opts.Verify)
     Findings = verifyBAT(*T, Syms, &Stats);
-  auto IndexStart = std::chrono::steady_clock::now();
+  Stopwatch Indexing;
   BATTranslator Translator(*T, std::move(Syms));
   if (Opts.Stats && !Opts.Requests.empty())
     errs() << formatv("bbmap-dump: indexed the tables in {0:f6} s\n",
-                      secondsSince(IndexStart));
+                      Indexing.lap());
   std::vector<TranslationResult> Results = translateAll(Translator);
   if (JSON)
     printJSON(File, *Note, *T, Results, Findings, Stats);
@@ -112,7 +107,7 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
 std::vector<TranslationResult>
 BATJob::translateAll(const BATTranslator &Translator) {
   std::vector<TranslationResult> Results;
-  auto Start = std::chrono::steady_clock::now();
+  Stopwatch Translating;
   Results.reserve(Opts.Requests.size());
   for (const TranslateRequest &R : Opts.Requests) {
     TranslationResult &Res = Results.emplace_back();
@@ -123,7 +118,7 @@ BATJob::translateAll(const BATTranslator &Translator) {
           Res.Translation.Function->Name, Res.Translation.InputOffset,
           R.IsBranchSource ? LookupSide::From : LookupSide::To);
   }
-  double Time = secondsSince(Start);
+  double Time = Translating.lap();
   if (Opts.Stats && !Results.empty())
     errs() << formatv("bbmap-dump: translated {0} addresses in {1:f6} s "
                       "({2:f2} M/s)\n",

@@ -8,9 +8,9 @@
 
 #include "Lookup.h"
 #include "OutputBuffer.h"
+#include "Stopwatch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include <chrono>
 
 using namespace llvm;
 
@@ -234,7 +234,7 @@ LookupStats lookupAll(const AddressIndex &Index,
   Printer.beginFile(File);
   for (size_t Begin = 0; Begin < Requests.size(); Begin += ChunkSize) {
     ArrayRef<LookupRequest> Chunk = Requests.slice(Begin).take_front(ChunkSize);
-    auto Start = std::chrono::steady_clock::now();
+    Stopwatch Timer;
     for (size_t I = 0; I < Chunk.size(); ++I) {
       if (I + PrefetchDistance < Chunk.size())
         Index.prefetchBucket(Chunk[I + PrefetchDistance].Address);
@@ -243,9 +243,7 @@ LookupStats lookupAll(const AddressIndex &Index,
       Entries[I] = Index.find(Chunk[I].Address, Chunk[I].Side);
       Stats.Found += Entries[I] != AddressIndex::NotFound;
     }
-    Stats.LookupSeconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    Stats.LookupSeconds += Timer.lap();
     Printer.print(Index, Chunk, ArrayRef(Entries).take_front(Chunk.size()));
   }
   Printer.endFile();

@@ -20,6 +20,7 @@
 #include "LLVMStylePrinter.h"
 #include "Lookup.h"
 #include "MapVerifier.h"
+#include "Stopwatch.h"
 #include "TableStylePrinter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,7 +28,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-#include <chrono>
 
 using namespace llvm;
 using namespace bbmap;
@@ -178,21 +178,6 @@ struct LookupJob {
   std::unique_ptr<LookupPrinter> Printer;
 };
 
-/// Measures the phases of a look-up run for --lookup-stats.
-class PhaseTimer {
-public:
-  double lap() {
-    auto Now = std::chrono::steady_clock::now();
-    double Seconds = std::chrono::duration<double>(Now - Start).count();
-    Start = Now;
-    return Seconds;
-  }
-
-private:
-  std::chrono::steady_clock::time_point Start =
-      std::chrono::steady_clock::now();
-};
-
 std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
                                       StringRef File, Diagnostics &Diag) {
   std::vector<DecodedSection> Sections;
@@ -211,7 +196,7 @@ std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
 
 void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
                   Diagnostics &Diag) {
-  PhaseTimer Timer;
+  Stopwatch Timer;
   std::vector<DecodedSection> Sections = decodeAll(Reader, File, Diag);
   Expected<AddressIndex> Index = AddressIndex::create(Sections);
   if (!Index) {
@@ -359,7 +344,7 @@ int runLookups(DumpContext &Ctx) {
     return 1;
   }
   LookupJob Job;
-  PhaseTimer Timer;
+  Stopwatch Timer;
   if (Error E =
           readRequests(Lookups, LookupFile, parseLookupRequest, Job.Requests)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
