@@ -1,4 +1,4 @@
-//===- dumper/Stopwatch.h - wall-clock timing of the stats lines -*- C++ -*-===//
+//===- dumper/Stopwatch.h - wall-clock timing for stats ---------*- C++ -*-===//
 //
 // The one timer behind bbmap-dump's --lookup-stats and --bat-stats lines:
 // seconds since the stopwatch started, or since the previous lap.
