@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BATChain.h"
+#include "DumpDriver.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 
@@ -39,8 +40,7 @@ Expected<std::unique_ptr<InputBinary>> InputBinary::open(StringRef Path) {
   for (const MapSectionInfo &Info : (*Reader)->mapSections()) {
     Expected<DecodedSection> Sec = (*Reader)->decode(Info);
     if (!Sec)
-      return inputError("section [" + Twine(Info.Index) + "] " + Info.Name +
-                        ": " + toString(Sec.takeError()));
+      return inputError(describe(Info) + ": " + toString(Sec.takeError()));
     In->Sections.push_back(std::move(*Sec));
   }
   if (In->Sections.empty())

@@ -9,6 +9,7 @@
 
 #include "BATReader.h"
 #include "ByteReader.h"
+#include "DumpDriver.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -20,7 +21,7 @@ using namespace llvm::object;
 namespace bbmap {
 
 std::string BATNote::describe() const {
-  return ("section [" + Twine(SectionIndex) + "] " + SectionName).str();
+  return describeSection(SectionIndex, SectionName);
 }
 
 namespace {

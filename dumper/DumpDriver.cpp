@@ -88,8 +88,8 @@ void Diagnostics::warning(StringRef File, const Twine &Msg) {
   WithColor::warning(Err, ToolName) << "'" << File << "': " << Msg << "\n";
 }
 
-std::string describe(const MapSectionInfo &Info) {
-  return ("section [" + Twine(Info.Index) + "] " + Info.Name).str();
+std::string describeSection(unsigned Index, StringRef Name) {
+  return ("section [" + Twine(Index) + "] " + Name).str();
 }
 
 void warnUnnamed(Diagnostics &Diag, StringRef File, const MapSectionInfo &Info,

@@ -39,8 +39,11 @@ private:
   bool HadError = false;
 };
 
-/// "section [N] NAME", how diagnostics name a map section.
-std::string describe(const MapSectionInfo &Info);
+/// "section [N] NAME", how diagnostics name a section.
+std::string describeSection(unsigned Index, llvm::StringRef Name);
+inline std::string describe(const MapSectionInfo &Info) {
+  return describeSection(Info.Index, Info.Name);
+}
 
 /// A function record whose address matches no function symbol.
 struct UnnamedFunction {
