@@ -103,10 +103,14 @@ private:
   Expected<RelocationTable> relocationsFor(unsigned SecIndex,
                                            uint64_t SectionSize) const;
   struct RelocSection;
+  /// Calls \p OnReloc(Rel, Addend) for each relocation of \p R, RELA, REL
+  /// or CREL; Addend is std::nullopt for implicit addends.
+  using RelocHandler =
+      function_ref<Error(const typename ELFT::Rel &Rel,
+                         std::optional<typename ELFT::uint> Addend)>;
+  Error forEachRelocation(const RelocSection &R, RelocHandler OnReloc) const;
   Error readRelocations(const RelocSection &R, RelocationTable &T) const;
   Error checkCrelCount(const RelocSection &R) const;
-  void addRelas(ArrayRef<typename ELFT::Rela> Relas, RelocationTable &T) const;
-  void addRels(ArrayRef<typename ELFT::Rel> Rels, RelocationTable &T) const;
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
                                        SmallVectorImpl<uint8_t> &Buf) const;
   void buildSymbolIndex() const;
@@ -274,38 +278,30 @@ void ELFMapReaderImpl<ELFT>::sortLikeReadobj(
 }
 
 template <class ELFT>
-void ELFMapReaderImpl<ELFT>::addRelas(ArrayRef<typename ELFT::Rela> Relas,
-                                      RelocationTable &T) const {
-  // llvm-readobj 19 and 22 keep only the low 32 bits of the addend; so do
-  // we, to print the same addresses.
-  for (const typename ELFT::Rela &R : Relas)
-    T.add(R.r_offset, static_cast<uint32_t>(R.r_addend));
-}
-
-template <class ELFT>
-void ELFMapReaderImpl<ELFT>::addRels(ArrayRef<typename ELFT::Rel> Rels,
-                                     RelocationTable &T) const {
-  for (const typename ELFT::Rel &R : Rels)
-    T.add(R.r_offset, std::nullopt);
-}
-
-template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::readRelocations(const RelocSection &R,
-                                              RelocationTable &T) const {
+Error ELFMapReaderImpl<ELFT>::forEachRelocation(const RelocSection &R,
+                                                RelocHandler OnReloc) const {
+  auto Each = [&](const auto &Relocs) -> Error {
+    for (const auto &Rel : Relocs) {
+      std::optional<typename ELFT::uint> Addend;
+      if constexpr (std::is_same_v<std::decay_t<decltype(Rel)>,
+                                   typename ELFT::Rela>)
+        Addend = Rel.r_addend;
+      typename ELFT::Rel Plain;
+      Plain.r_offset = Rel.r_offset;
+      Plain.r_info = Rel.r_info;
+      if (Error E = OnReloc(Plain, Addend))
+        return E;
+    }
+    return Error::success();
+  };
   const Elf_Shdr &RelSec = *R.Sec;
   if (RelSec.sh_type == ELF::SHT_RELA) {
     Expected<typename ELFT::RelaRange> Relas = Obj.relas(RelSec);
-    if (!Relas)
-      return Relas.takeError();
-    addRelas(*Relas, T);
-    return Error::success();
+    return Relas ? Each(*Relas) : Relas.takeError();
   }
   if (RelSec.sh_type == ELF::SHT_REL) {
     Expected<typename ELFT::RelRange> Rels = Obj.rels(RelSec);
-    if (!Rels)
-      return Rels.takeError();
-    addRels(*Rels, T);
-    return Error::success();
+    return Rels ? Each(*Rels) : Rels.takeError();
   }
   // SHT_CREL: decodes to explicit or implicit addends.
   if (Error E = checkCrelCount(R))
@@ -313,9 +309,23 @@ Error ELFMapReaderImpl<ELFT>::readRelocations(const RelocSection &R,
   auto Crels = Obj.crels(RelSec);
   if (!Crels)
     return Crels.takeError();
-  addRels(Crels->first, T);
-  addRelas(Crels->second, T);
-  return Error::success();
+  if (Error E = Each(Crels->first))
+    return E;
+  return Each(Crels->second);
+}
+
+template <class ELFT>
+Error ELFMapReaderImpl<ELFT>::readRelocations(const RelocSection &R,
+                                              RelocationTable &T) const {
+  return forEachRelocation(R, [&](const typename ELFT::Rel &Rel,
+                                  std::optional<typename ELFT::uint> Addend) {
+    // llvm-readobj 19 and 22 keep only the low 32 bits of the addend;
+    // so do we, to print the same addresses.
+    T.add(Rel.r_offset,
+          Addend ? std::optional<uint64_t>(static_cast<uint32_t>(*Addend))
+                 : std::nullopt);
+    return Error::success();
+  });
 }
 
 template <class ELFT>
@@ -520,31 +530,18 @@ ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
     Expected<const Elf_Shdr *> RelSymTab = Obj.getSection(R.Sec->sh_link);
     if (!RelSymTab)
       return RelSymTab.takeError();
-    auto Add = [&](const auto &Relocs) -> Error {
-      for (const auto &Rel : Relocs) {
-        Expected<const typename ELFT::Sym *> Sym =
-            Obj.getRelocationSymbol(Rel, *RelSymTab);
-        if (!Sym)
-          return Sym.takeError();
-        if (*Sym)
-          Targets[Rel.r_offset] = {(*Sym)->st_shndx, (*Sym)->st_value};
-      }
-      return Error::success();
-    };
-    auto Read = [&]() -> Error {
-      if (R.Sec->sh_type == ELF::SHT_RELA) {
-        Expected<typename ELFT::RelaRange> Relas = Obj.relas(*R.Sec);
-        return Relas ? Add(*Relas) : Relas.takeError();
-      }
-      if (R.Sec->sh_type == ELF::SHT_REL) {
-        Expected<typename ELFT::RelRange> Rels = Obj.rels(*R.Sec);
-        return Rels ? Add(*Rels) : Rels.takeError();
-      }
-      auto Crels = Obj.crels(*R.Sec);
-      return Crels ? joinErrors(Add(Crels->first), Add(Crels->second))
-                   : Crels.takeError();
-    };
-    if (Error E = Read())
+    if (Error E = forEachRelocation(
+            R,
+            [&](const typename ELFT::Rel &Rel,
+                std::optional<typename ELFT::uint>) -> Error {
+              Expected<const typename ELFT::Sym *> Sym =
+                  Obj.getRelocationSymbol(Rel, *RelSymTab);
+              if (!Sym)
+                return Sym.takeError();
+              if (*Sym)
+                Targets[Rel.r_offset] = {(*Sym)->st_shndx, (*Sym)->st_value};
+              return Error::success();
+            }))
       return E;
   }
   return Targets;
