@@ -1,0 +1,97 @@
+//===- bbmap/Profile/BranchProfile.h - address-level profile ----*- C++ -*-===//
+//
+// The model every profile reader fills: what the processor reported, as
+// addresses of the profiled binary, before anything is charged to a basic
+// block. It follows BOLT 22's pre-aggregated entry types, the richest of
+// the inputs: a trace is an optional taken branch followed by the
+// fall-through run that starts at its target; a branch alone, a run alone
+// and a run entered from outside the binary are special cases of it. IP
+// samples are kept apart. Counts of identical records are summed by the
+// readers that aggregate (perf script, perf.data); the others keep their
+// input's records as written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BRANCHPROFILE_H
+#define BBMAP_PROFILE_BRANCHPROFILE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+/// What a Trace describes, after the pre-aggregated letter that spells it.
+enum class TraceKind : uint8_t {
+  /// `B`: a taken branch From -> To; no fall-through run.
+  Branch,
+  /// `F`: a fall-through run To ... FallthroughEnd; no branch.
+  Fallthrough,
+  /// `f`: a run entered from outside the profiled binary.
+  ExternalOrigin,
+  /// `r`: a run entered by a return from outside the profiled binary.
+  ExternalReturn,
+  /// `T` (and each pair of a branch stack): the branch From -> To, then the
+  /// run To ... FallthroughEnd.
+  BranchAndFallthrough,
+  /// `R`: as BranchAndFallthrough, where the branch is a return.
+  Return,
+};
+
+/// One aggregated record. Addresses are virtual addresses of the profiled
+/// binary as its program headers lay it out (a reader of a running
+/// process's addresses subtracts the load bias first).
+struct Trace {
+  /// Branch source; meaningful when the kind has a branch.
+  uint64_t From = 0;
+  /// Branch target, which is also where the run starts.
+  uint64_t To = 0;
+  /// Address of the run's last instruction (the next taken branch's
+  /// source); meaningful when the kind has a run.
+  uint64_t FallthroughEnd = 0;
+  uint64_t Count = 0;
+  uint64_t Mispreds = 0;
+  /// Set on an end that lies outside the profiled binary (`X:` locations,
+  /// addresses of other objects).
+  bool FromExternal = false;
+  bool ToExternal = false;
+  TraceKind Kind = TraceKind::Branch;
+
+  bool hasBranch() const {
+    return Kind == TraceKind::Branch ||
+           Kind == TraceKind::BranchAndFallthrough ||
+           Kind == TraceKind::Return;
+  }
+  bool hasFallthrough() const { return Kind != TraceKind::Branch; }
+};
+
+/// An instruction-pointer sample (`S` lines, perf IP samples).
+struct Sample {
+  uint64_t Address = 0;
+  uint64_t Count = 0;
+};
+
+/// Records a reader skipped, and why; reported, never silently lost.
+struct SkippedRecords {
+  /// Records of another binary (a `buildid:` prefix or an mmap that is not
+  /// the profiled binary).
+  uint64_t OtherBinary = 0;
+  /// Records with no end inside the profiled binary.
+  uint64_t Outside = 0;
+};
+
+/// Everything one profile input holds.
+struct BranchProfile {
+  /// Event names (`E` lines, the `no_lbr` header, perf's event).
+  std::vector<std::string> Events;
+  std::vector<Trace> Traces;
+  std::vector<Sample> Samples;
+  /// True when the input had branch information (LBR-style), false for
+  /// IP samples only.
+  bool HasBranches = false;
+  SkippedRecords Skipped;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BRANCHPROFILE_H
