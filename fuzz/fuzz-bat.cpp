@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-bat.cpp - fuzz the BOLT address translation decoder ------===//
+//===- fuzz-bat.cpp - fuzz the BOLT address translation decoder -----------===//
 //
 // libFuzzer target for decodeBAT and what consumes its result. The first
 // input byte picks the byte order and whether the format is detected or
@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BATDecoder.h"
 #include "BATPrinter.h"
-#include "BATTranslator.h"
-#include "BATVerifier.h"
+#include "bbmap/BAT/BATDecoder.h"
+#include "bbmap/Object/BATTranslator.h"
+#include "bbmap/Object/BATVerifier.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-bb-addr-map.cpp - fuzz the .llvm_bb_addr_map decoder -----===//
+//===- fuzz-bb-addr-map.cpp - fuzz the .llvm_bb_addr_map decoder ----------===//
 //
 // libFuzzer target for decodeBBAddrMap. The first input byte picks the
 // decode options (byte order, address size, legacy or versioned section
@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BBAddrMapDecoder.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
 #include "TableStylePrinter.h"
+#include "bbmap/BBAddrMap/BBAddrMapDecoder.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-elf.cpp - fuzz bbmap-dump's whole ELF path ---------------===//
+//===- fuzz-elf.cpp - fuzz bbmap-dump's whole ELF path --------------------===//
 //
 // libFuzzer target for what bbmap-dump does with one input file: the bytes
 // go through forEachObject (object::createBinary, archive members,
@@ -9,12 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AddressIndex.h"
-#include "DumpDriver.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
-#include "MapVerifier.h"
+#include "SectionStreamer.h"
 #include "TableStylePrinter.h"
+#include "bbmap/Object/AddressIndex.h"
+#include "bbmap/Object/MapVerifier.h"
+#include "bbmap/Object/ObjectVisitor.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       std::make_unique<JSONStylePrinter>(nulls(), /*PrettyJSON=*/true,
                                          /*PrettyPGO=*/true),
       std::make_unique<TableStylePrinter>(nulls())};
-  Diagnostics Diag(nulls(), nulls());
+  Diagnostics Diag("bbmap-dump", nulls(), nulls());
   forEachObject(Buffer, Diag, [&](const ELFMapReader &Reader, StringRef Name) {
     for (std::unique_ptr<MapPrinter> &Printer : Printers)
       streamAll(Reader, Name, *Printer, Diag);

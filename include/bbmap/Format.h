@@ -1,4 +1,4 @@
-//===- bbmap/Format.h - .llvm_bb_addr_map format constants ------*- C++ -*-===//
+//===- Format.h - .llvm_bb_addr_map format constants ------------*- C++ -*-===//
 //
 // The one description of the basic-block address map encoding shared by the
 // plugin (which writes it) and bbmap-dump (which reads it): section types,

@@ -1,4 +1,4 @@
-//===- bbmap/Profile/BranchProfile.h - address-level profile ----*- C++ -*-===//
+//===- BranchProfile.h - address-level profile ------------------*- C++ -*-===//
 //
 // The model every profile reader fills: what the processor reported, as
 // addresses of the profiled binary, before anything is charged to a basic
@@ -59,8 +59,7 @@ struct Trace {
 
   bool hasBranch() const {
     return Kind == TraceKind::Branch ||
-           Kind == TraceKind::BranchAndFallthrough ||
-           Kind == TraceKind::Return;
+           Kind == TraceKind::BranchAndFallthrough || Kind == TraceKind::Return;
   }
   bool hasFallthrough() const { return Kind != TraceKind::Branch; }
 };

@@ -1,0 +1,145 @@
+//===- AddressIndex.h - address to basic block look-up ----------*- C++ -*-===//
+//
+// An index over the decoded basic-block address maps of one file that maps a
+// machine address to the block containing it: function, range, block ID and
+// offset within the block. Blocks are kept in one array sorted by start
+// address, with a bucket table over the address span so that a look-up is a
+// table read plus a short search.
+//
+// Rule (the Propeller convention): a block covers [start, start + size).
+// Zero-size blocks cover nothing, and an address at a block's end belongs to
+// the block that starts there, if any. When several blocks start at the
+// same address (zero-size blocks before a non-empty one), a "from" look-up
+// (the default, for branch sources and samples) returns the block that
+// covers the address, while a "to" look-up (branch targets) returns the
+// first block that starts there, possibly a zero-size one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_OBJECT_ADDRESSINDEX_H
+#define BBMAP_OBJECT_ADDRESSINDEX_H
+
+#include "bbmap/Object/ELFMapReader.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace bbmap {
+
+/// Which block an address names when blocks share a start address.
+enum class LookupSide {
+  /// The block that covers the address (branch sources, samples).
+  From,
+  /// The first block that starts at the address (branch targets).
+  To,
+};
+
+/// Where an address falls.
+struct BlockMatch {
+  const DecodedSection *Section = nullptr;
+  /// Indexes into Section->Functions, its Ranges and their Blocks.
+  uint32_t Function = 0;
+  uint32_t Range = 0;
+  uint32_t Block = 0;
+  /// The block's ID.
+  uint32_t ID = 0;
+  uint64_t BlockStart = 0;
+  uint64_t BlockEnd = 0;
+
+  const FunctionMap &function() const { return Section->Functions[Function]; }
+  llvm::StringRef name() const { return Section->Names[Function]; }
+  const BlockEntry &block() const {
+    return function().Ranges[Range].Blocks[Block];
+  }
+};
+
+class AddressIndex {
+public:
+  /// Indexes every block of \p Sections, which must outlive the index. Fails
+  /// if two non-empty blocks overlap (e.g. functions of different sections
+  /// of a relocatable object, which all start at 0): their addresses are
+  /// ambiguous.
+  static llvm::Expected<AddressIndex>
+  create(llvm::ArrayRef<DecodedSection> Sections);
+
+  /// What find() returns when no block matches.
+  static constexpr uint32_t NotFound = UINT32_MAX;
+
+  /// The entry of the block that \p Address names, or NotFound.
+  uint32_t find(uint64_t Address, LookupSide Side = LookupSide::From) const;
+  /// Describes an entry that find() returned.
+  BlockMatch match(uint32_t Entry) const;
+
+  std::optional<BlockMatch> lookup(uint64_t Address,
+                                   LookupSide Side = LookupSide::From) const {
+    uint32_t Entry = find(Address, Side);
+    if (Entry == NotFound)
+      return std::nullopt;
+    return match(Entry);
+  }
+
+  size_t numBlocks() const { return Extents.size(); }
+
+  /// Cache hints for a later find(Address), in two steps: prefetchBucket
+  /// early, then prefetchBlocks once the bucket entry has arrived.
+  void prefetchBucket(uint64_t Address) const {
+    __builtin_prefetch(&Buckets[bucketOf(Address)]);
+  }
+  void prefetchBlocks(uint64_t Address) const {
+    __builtin_prefetch(&Extents[Buckets[bucketOf(Address)]]);
+  }
+
+  /// Cache hints for a later match(Entry), in two steps as above.
+  void prefetchRef(uint32_t Entry) const { __builtin_prefetch(&Refs[Entry]); }
+  void prefetchName(uint32_t Entry) const {
+    const BlockRef &Ref = Refs[Entry];
+    __builtin_prefetch(Sections[Ref.Section].Names[Ref.Function].data());
+  }
+
+private:
+  /// What a look-up reads, kept small and together.
+  struct Extent {
+    uint64_t Start;
+    uint64_t End;
+  };
+  /// What describing a match needs.
+  struct BlockRef {
+    uint32_t Section;
+    uint32_t Function;
+    uint32_t Range;
+    uint32_t Block;
+    uint32_t ID;
+  };
+
+  AddressIndex() = default;
+  void addSection(const DecodedSection &Sec, uint32_t SecIndex);
+  void sortBlocks();
+  llvm::Error checkOverlaps() const;
+  void buildBuckets();
+  /// The bucket of \p Address, clamped to the table; 0 for an empty index.
+  size_t bucketOf(uint64_t Address) const {
+    if (Buckets.size() < 2 || Address < Low)
+      return 0;
+    return std::min<uint64_t>((Address - Low) >> BucketShift,
+                              Buckets.size() - 2);
+  }
+  /// The entries [first, last) that start in \p Address's bucket.
+  std::pair<size_t, size_t> bucketBounds(uint64_t Address) const;
+
+  llvm::ArrayRef<DecodedSection> Sections;
+  /// Blocks by ascending start; Refs is parallel.
+  std::vector<Extent> Extents;
+  std::vector<BlockRef> Refs;
+  /// Buckets[B] is the first entry whose start is at or above
+  /// Low + (B << BucketShift); the last bucket bound is Extents.size().
+  std::vector<uint32_t> Buckets;
+  uint64_t Low = 0;
+  unsigned BucketShift = 0;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_OBJECT_ADDRESSINDEX_H

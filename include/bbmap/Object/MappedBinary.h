@@ -1,0 +1,93 @@
+//===- MappedBinary.h - a linked binary, its maps indexed -------*- C++ -*-===//
+//-*-===//
+//
+// A linked ELF file opened for profile work: every .llvm_bb_addr_map
+// section decoded and indexed by address, its function symbols by address
+// and by name, its build ID and, when it was BOLTed, its BAT table. Serves
+// `bbmap-dump --lookup`, the `--input-binary` side of BAT look-ups and
+// bbmap-profile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_OBJECT_MAPPEDBINARY_H
+#define BBMAP_OBJECT_MAPPEDBINARY_H
+
+#include "bbmap/BAT/BATDecoder.h"
+#include "bbmap/Object/AddressIndex.h"
+#include "bbmap/Object/BATReader.h"
+#include "bbmap/Object/BATTranslator.h"
+#include "bbmap/Object/ELFMapReader.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+/// Where a function name and offset land in a MappedBinary.
+struct InputLocation {
+  /// Set when the function was found.
+  std::optional<uint64_t> Address;
+  /// Set when a block of the maps covers Address.
+  std::optional<BlockMatch> Block;
+  /// Why Address or Block is missing.
+  std::string Problem;
+};
+
+class MappedBinary {
+public:
+  /// What open() requires of the file.
+  enum class MapRequirement { Required, Optional };
+
+  /// Opens \p Path, decodes all its maps and indexes their blocks. A file
+  /// without a map is an error unless \p Maps is Optional (a BOLTed binary
+  /// has a BAT table instead).
+  static llvm::Expected<std::unique_ptr<MappedBinary>>
+  open(llvm::StringRef Path, MapRequirement Maps = MapRequirement::Required);
+
+  const std::string &path() const { return Path; }
+  const llvm::object::ELFObjectFileBase &object() const { return *Obj; }
+  llvm::ArrayRef<DecodedSection> sections() const { return Sections; }
+  const AddressIndex &index() const { return *Index; }
+  /// Defined function symbols, sorted by address.
+  llvm::ArrayRef<FunctionSymbol> symbols() const { return Symbols; }
+  /// The GNU build ID as lower-case hex; empty when the file has none.
+  const std::string &buildID() const { return BuildID; }
+  /// The BAT table and its translator; null unless the file was BOLTed
+  /// with --enable-bat.
+  const BATTable *bat() const { return BAT ? &*BAT : nullptr; }
+  const BATTranslator *translator() const { return Translator.get(); }
+
+  /// The address of the function named \p Name, if exactly one function
+  /// symbol has that name; else why not.
+  llvm::Expected<uint64_t> addressOf(llvm::StringRef Name) const;
+  /// Resolves \p Offset within the function \p Name to a block.
+  InputLocation resolve(llvm::StringRef Name, uint64_t Offset,
+                        LookupSide Side) const;
+
+private:
+  MappedBinary() = default;
+  llvm::Error decodeMaps(MapRequirement Maps);
+  llvm::Error readBAT();
+  void readBuildID();
+
+  std::string Path;
+  llvm::object::OwningBinary<llvm::object::Binary> Bin;
+  const llvm::object::ELFObjectFileBase *Obj = nullptr;
+  std::vector<DecodedSection> Sections;
+  std::optional<AddressIndex> Index;
+  std::vector<FunctionSymbol> Symbols;
+  /// Function name -> the addresses of the symbols with that name.
+  llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
+  std::string BuildID;
+  std::optional<BATTable> BAT;
+  std::unique_ptr<BATTranslator> Translator;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_OBJECT_MAPPEDBINARY_H

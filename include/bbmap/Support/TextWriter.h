@@ -1,0 +1,107 @@
+//===- TextWriter.h - fast llvm-readobj LLVM-style text ---------*- C++ -*-===//
+//
+// TextWriter writes the same bytes as llvm::ScopedPrinter's LLVM style
+// (two spaces per level, "Label: value" lines, "Label {" / "Label [" scopes,
+// "0x" and upper-case hex) through an OutputBuffer: each line reserves its
+// room once, then the indentation and label are copied and the number is
+// formatted in place, with no virtual call or temporary string per field.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_SUPPORT_TEXTWRITER_H
+#define BBMAP_SUPPORT_TEXTWRITER_H
+
+#include "bbmap/Support/OutputBuffer.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace bbmap {
+
+class TextWriter {
+public:
+  explicit TextWriter(llvm::raw_ostream &OS) : Out(OS) {}
+
+  /// Hands the text written so far to the stream.
+  void flush() { Out.flush(); }
+
+  void beginObject() { scopeLine("{"); }
+  void beginObject(llvm::StringRef Label) { scopeLine(Label, " {"); }
+  void endObject() { endScope("}"); }
+  void beginArray(llvm::StringRef Label) { scopeLine(Label, " ["); }
+  void endArray() { endScope("]"); }
+
+  /// An empty line (at the current indentation, as ScopedPrinter does).
+  void blankLine() { endLine(startLine()); }
+  void string(llvm::StringRef Label, llvm::StringRef Value) {
+    Out.commit(field(Label));
+    Out.append(Value);
+    Out.append("\n");
+  }
+  void number(llvm::StringRef Label, uint64_t Value) {
+    endLine(OutputBuffer::putDecimal(field(Label), Value));
+  }
+  void hex(llvm::StringRef Label, uint64_t Value) {
+    endLine(OutputBuffer::putHex(field(Label), Value, /*UpperCase=*/true));
+  }
+  void boolean(llvm::StringRef Label, bool Value) {
+    char *P = field(Label);
+    Out.commit(Value ? OutputBuffer::put(P, "Yes\n")
+                     : OutputBuffer::put(P, "No\n"));
+  }
+  /// "Label: [1, 2, 3]".
+  void list(llvm::StringRef Label, llvm::ArrayRef<uint32_t> Values) {
+    Out.commit(OutputBuffer::put(field(Label), "["));
+    for (size_t I = 0; I < Values.size(); ++I) {
+      char *P = Out.reserve(OutputBuffer::MaxNumberSize + 2);
+      if (I)
+        P = OutputBuffer::put(P, ", ");
+      Out.commit(OutputBuffer::putDecimal(P, Values[I]));
+    }
+    Out.append("]\n");
+  }
+
+private:
+  static constexpr size_t MaxLabel = 64;
+  /// Room for a line's indentation, label and number.
+  static constexpr size_t MaxFixedLine = MaxLabel + 64;
+  static constexpr char Spaces[] = "                                "
+                                   "                                ";
+
+  /// Reserves room for a line and writes its indentation.
+  char *startLine() {
+    size_t Width = 2 * Depth;
+    char *P = Out.reserve(MaxFixedLine + std::max(Width, sizeof(Spaces)));
+    if (LLVM_LIKELY(Width < sizeof(Spaces)))
+      std::memcpy(P, Spaces, sizeof(Spaces) - 1);
+    else
+      std::memset(P, ' ', Width);
+    return P + Width;
+  }
+  void endLine(char *P) {
+    *P++ = '\n';
+    Out.commit(P);
+  }
+  /// "<indent>Label: ".
+  char *field(llvm::StringRef Label) {
+    return OutputBuffer::put(putLabel(startLine(), Label), ": ");
+  }
+  void scopeLine(llvm::StringRef Label, llvm::StringRef Open = "") {
+    endLine(OutputBuffer::put(putLabel(startLine(), Label), Open));
+    ++Depth;
+  }
+  void endScope(llvm::StringRef Close) {
+    --Depth;
+    endLine(OutputBuffer::put(startLine(), Close));
+  }
+  /// Labels are short literals, within the room startLine reserves.
+  static char *putLabel(char *P, llvm::StringRef Label) {
+    assert(Label.size() <= MaxLabel && "label too long");
+    return OutputBuffer::put(P, Label);
+  }
+
+  OutputBuffer Out;
+  unsigned Depth = 0;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_SUPPORT_TEXTWRITER_H

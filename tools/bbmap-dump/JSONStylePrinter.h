@@ -1,0 +1,41 @@
+//===- JSONStylePrinter.h - llvm-readobj JSON output ------------*- C++ -*-===//
+//
+// Prints decoded basic-block address maps like
+// `llvm-readobj --elf-output-style=JSON [--pretty-print] --bb-addr-map`:
+// the LLVM-style tree (MapTree) through llvm::JSONScopedPrinter, one object
+// per file with a "FileSummary" member, inside one top-level array.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_DUMPER_JSONSTYLEPRINTER_H
+#define BBMAP_DUMPER_JSONSTYLEPRINTER_H
+
+#include "MapPrinter.h"
+#include "MapTree.h"
+#include <memory>
+
+namespace bbmap {
+
+class JSONStylePrinter : public MapPrinter {
+public:
+  /// The array is closed when the printer is destroyed.
+  JSONStylePrinter(llvm::raw_ostream &OS, bool PrettyJSON, bool PrettyPGO);
+  ~JSONStylePrinter() override;
+
+  void printFileSummary(const FileSummary &S) override;
+  void endFile() override;
+  void beginSection(const MapSectionInfo &Info) override;
+  void printFunction(const FunctionMap &F, llvm::StringRef Name) override;
+  void endSection() override;
+
+private:
+  std::unique_ptr<llvm::ScopedPrinter> Printer;
+  ScopedPrinterWriter W;
+  MapTree<ScopedPrinterWriter> Tree;
+  /// The object of the file being printed.
+  std::unique_ptr<llvm::DictScope> FileScope;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_DUMPER_JSONSTYLEPRINTER_H

@@ -1,0 +1,451 @@
+//===- bbmap-dump.cpp - bbmap-dump driver ---------------------------------===//
+//
+// Command-line entry point of bbmap-dump: the options, and the modes built
+// on DumpDriver's per-input loop. Map dumps print in the selected output
+// style (LLVM text or JSON as llvm-readobj prints them, or the table);
+// --verify checks the decoded maps with MapVerifier; --lookup resolves
+// addresses through an AddressIndex; --bat and --translate run BAT mode
+// (BATCommand). --function and --demangle filter and rename the records.
+// Diagnostics name the file, the section and the offending offset; any
+// error makes the exit status non-zero, but work continues with the next
+// section and file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BATCommand.h"
+#include "JSONStylePrinter.h"
+#include "LLVMStylePrinter.h"
+#include "LookupPrinter.h"
+#include "SectionStreamer.h"
+#include "TableStylePrinter.h"
+#include "VerifyPrinter.h"
+#include "bbmap/Object/AddressIndex.h"
+#include "bbmap/Object/ELFMapReader.h"
+#include "bbmap/Object/MapVerifier.h"
+#include "bbmap/Object/ObjectVisitor.h"
+#include "bbmap/Support/Stopwatch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace bbmap;
+
+namespace {
+
+cl::OptionCategory DumpCategory("bbmap-dump options");
+
+cl::list<std::string> InputFiles(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<input object files>"),
+                                 cl::cat(DumpCategory));
+
+cl::opt<bool> BBAddrMap(
+    "bb-addr-map",
+    cl::desc("Decode every .llvm_bb_addr_map section (legacy type and "
+             "versions 0-5) and print it like `llvm-readobj --bb-addr-map`"),
+    cl::cat(DumpCategory));
+
+cl::opt<bool> PrettyPGOAnalysisMap(
+    "pretty-pgo-analysis-map",
+    cl::desc("With --bb-addr-map, print block frequencies relative to the "
+             "entry block and branch probabilities as percentages, like "
+             "llvm-readobj --pretty-pgo-analysis-map"),
+    cl::cat(DumpCategory));
+
+enum class OutputStyle { LLVM, JSON, Table };
+cl::opt<OutputStyle>
+    Style("output-style", cl::desc("Output style (default: llvm)"),
+          cl::values(clEnumValN(OutputStyle::LLVM, "llvm",
+                                "llvm-readobj's LLVM style, byte for byte"),
+                     clEnumValN(OutputStyle::JSON, "json",
+                                "llvm-readobj's JSON style "
+                                "(--elf-output-style=JSON), byte for byte"),
+                     clEnumValN(OutputStyle::Table, "table",
+                                "one tab-separated line per basic block")),
+          cl::init(OutputStyle::LLVM), cl::cat(DumpCategory));
+
+cl::opt<bool> PrettyPrint("pretty-print",
+                          cl::desc("Indent the JSON output, like "
+                                   "llvm-readobj --pretty-print"),
+                          cl::cat(DumpCategory));
+
+cl::list<std::string>
+    Lookups("lookup",
+            cl::desc("Print the function, range and basic block that contain "
+                     "ADDR[:from|:to] (hexadecimal, 0x optional; repeatable)"),
+            cl::value_desc("addr"), cl::cat(DumpCategory));
+
+cl::opt<std::string> LookupFile(
+    "lookup-file",
+    cl::desc("Look up every address of a file, one ADDR[:from|:to] per "
+             "line ('#' starts a comment line)"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<bool> PrintLookupStats(
+    "lookup-stats",
+    cl::desc("With --lookup/--lookup-file, print the time spent parsing, "
+             "indexing, looking up and printing to stderr"),
+    cl::cat(DumpCategory));
+
+// BAT mode (docs/bat.md).
+cl::opt<bool> BAT("bat",
+                  cl::desc("Decode the BOLT address translation note "
+                           "(.note.bolt_bat, BOLT 15/16 or 19/22 format) and "
+                           "print it like llvm-bat-dump --dump-all"),
+                  cl::cat(DumpCategory));
+
+cl::list<std::string>
+    Translate("translate",
+              cl::desc("Translate a BOLTed address to input function + offset; "
+                       "ADDR:from treats it as a branch source (repeatable)"),
+              cl::value_desc("addr[:from]"), cl::cat(DumpCategory));
+
+cl::opt<std::string> TranslateFile(
+    "translate-file",
+    cl::desc("Translate every ADDR[:from] of a file, one per line"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<std::string> InputBinary(
+    "input-binary",
+    cl::desc("With --translate: also map each translated address to the "
+             "basic block of this input binary's .llvm_bb_addr_map"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<bool> BATStats("bat-stats",
+                       cl::desc("Print BAT decode and translation times to "
+                                "stderr"),
+                       cl::cat(DumpCategory));
+
+cl::opt<bool> Verify(
+    "verify",
+    cl::desc("Check every decoded map against the file's symbols and "
+             "sections and print a report; alone, print only the report. "
+             "With --bat, check the BAT tables instead"),
+    cl::cat(DumpCategory));
+
+cl::list<std::string> FunctionNames(
+    "function",
+    cl::desc("Only print, verify and look up the records of this function "
+             "(exact symbol name, or demangled name with --demangle; "
+             "repeatable)"),
+    cl::value_desc("name"), cl::cat(DumpCategory));
+
+cl::opt<bool> Demangle("demangle", cl::desc("Demangle function names"),
+                       cl::cat(DumpCategory));
+cl::alias DemangleShort("C", cl::desc("Alias for --demangle"),
+                        cl::aliasopt(Demangle), cl::NotHidden,
+                        cl::cat(DumpCategory));
+
+constexpr StringRef ToolName = "bbmap-dump";
+
+/// Whether --function selects the function named \p Name.
+bool isSelected(StringRef Name) {
+  if (FunctionNames.empty())
+    return true;
+  return !Name.empty() &&
+         (llvm::is_contained(FunctionNames, Name) ||
+          (Demangle &&
+           llvm::is_contained(FunctionNames, llvm::demangle(Name))));
+}
+
+/// Keeps the records --function selects.
+void selectFunctions(DecodedSection &Sec) {
+  if (FunctionNames.empty())
+    return;
+  DecodedSection Kept;
+  Kept.Info = Sec.Info;
+  for (size_t I = 0; I < Sec.Functions.size(); ++I) {
+    if (!isSelected(Sec.Names[I]))
+      continue;
+    Kept.Functions.push_back(std::move(Sec.Functions[I]));
+    Kept.Names.push_back(std::move(Sec.Names[I]));
+  }
+  Sec = std::move(Kept);
+}
+
+void demangleNames(DecodedSection &Sec) {
+  if (Demangle)
+    for (std::string &Name : Sec.Names)
+      if (!Name.empty())
+        Name = llvm::demangle(Name);
+}
+
+/// Look-up mode: the requests, parsed once for all files, and the printer
+/// of the output style.
+struct LookupJob {
+  std::vector<LookupRequest> Requests;
+  std::unique_ptr<LookupPrinter> Printer;
+};
+
+std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
+                                      StringRef File, Diagnostics &Diag) {
+  std::vector<DecodedSection> Sections;
+  for (const MapSectionInfo &Info : Reader.mapSections()) {
+    Expected<DecodedSection> Sec = Reader.decode(Info);
+    if (!Sec) {
+      Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
+      continue;
+    }
+    selectFunctions(*Sec);
+    demangleNames(*Sec);
+    Sections.push_back(std::move(*Sec));
+  }
+  return Sections;
+}
+
+void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
+                  Diagnostics &Diag) {
+  Stopwatch Timer;
+  std::vector<DecodedSection> Sections = decodeAll(Reader, File, Diag);
+  Expected<AddressIndex> Index = AddressIndex::create(Sections);
+  if (!Index) {
+    Diag.error(File, toString(Index.takeError()));
+    return;
+  }
+  double IndexTime = Timer.lap();
+  LookupStats Stats = lookupAll(*Index, Job.Requests, File, *Job.Printer);
+  outs().flush();
+  if (!PrintLookupStats)
+    return;
+  errs() << formatv("{0}: '{1}': decoded and indexed {2} blocks in {3:f3} s; "
+                    "{4} look-ups ({5} found) in {6:f3} s ({7:f1} M/s); "
+                    "printed in {8:f3} s\n",
+                    ToolName, File, Index->numBlocks(), IndexTime,
+                    Job.Requests.size(), Stats.Found, Stats.LookupSeconds,
+                    Job.Requests.size() / Stats.LookupSeconds / 1e6,
+                    Timer.lap() - Stats.LookupSeconds);
+}
+
+/// --verify: the report printer and the totals over every file.
+struct VerifyRun {
+  std::unique_ptr<VerifyReportPrinter> Printer;
+  VerifySummary Totals;
+};
+
+/// What a run does with each object: dump its maps with Printer and/or
+/// verify them (Verify set), or, in look-up mode (Lookups set), resolve
+/// addresses.
+struct DumpContext {
+  MapPrinter *Printer = nullptr;
+  LookupJob *Lookups = nullptr;
+  VerifyRun *Verify = nullptr;
+  Diagnostics Diag{"bbmap-dump", outs(), errs()};
+};
+
+void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
+                   StringRef File, DumpContext &Ctx, MapVerifier &V) {
+  Expected<RelocationTargets> Targets = Reader.relocationTargets(Sec.Info);
+  if (!Targets) {
+    Ctx.Diag.error(File,
+                   describe(Sec.Info) + ": " + toString(Targets.takeError()));
+    V.countUndecodedSection();
+    return;
+  }
+  V.checkSection(Sec, *Targets);
+}
+
+void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
+                 StringRef File, DumpContext &Ctx, MapVerifier *V) {
+  if (!V && FunctionNames.empty())
+    return streamSection(Reader, Info, File, Demangle, *Ctx.Printer, Ctx.Diag);
+  Expected<DecodedSection> Sec = Reader.decode(Info);
+  if (!Sec) {
+    if (Ctx.Printer) {
+      DecodedSection Empty;
+      Empty.Info = Info;
+      Ctx.Printer->printSection(Empty);
+    }
+    Ctx.Diag.error(File, describe(Info) + ": " + toString(Sec.takeError()));
+    if (V)
+      V->countUndecodedSection();
+    return;
+  }
+  selectFunctions(*Sec);
+  // With --function, sections without a selected record are left out.
+  if (!FunctionNames.empty() && Sec->Functions.empty())
+    return;
+  if (V)
+    verifySection(Reader, *Sec, File, Ctx, *V);
+  demangleNames(*Sec);
+  if (!Ctx.Printer)
+    return;
+  Ctx.Printer->printSection(*Sec);
+  std::vector<UnnamedFunction> Unnamed;
+  for (size_t I = 0; I < Sec->Functions.size(); ++I)
+    if (Sec->Names[I].empty())
+      Unnamed.push_back(
+          {Sec->Functions[I].SectionOffset, Sec->Functions[I].address()});
+  warnUnnamed(Ctx.Diag, File, Info, Unnamed);
+}
+
+void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
+  if (Ctx.Printer) {
+    FileSummary Summary = Reader.summary();
+    Summary.FileName = File.str();
+    Ctx.Printer->printFileSummary(Summary);
+  }
+  std::optional<MapVerifier> V;
+  if (Ctx.Verify)
+    V.emplace(File.str(), Reader.facts());
+  if (BBAddrMap || V)
+    for (const MapSectionInfo &Info : Reader.mapSections())
+      dumpSection(Reader, Info, File, Ctx, V ? &*V : nullptr);
+  if (Ctx.Printer)
+    Ctx.Printer->endFile();
+  if (!V)
+    return;
+  VerifyReport Report = V->finish(isSelected);
+  Ctx.Verify->Totals.add(Report);
+  Ctx.Verify->Printer->printFile(Report);
+}
+
+void dumpObject(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
+  if (Ctx.Lookups)
+    return lookupObject(Reader, File, *Ctx.Lookups, Ctx.Diag);
+  dumpMaps(Reader, File, Ctx);
+}
+
+void dumpFile(StringRef File, DumpContext &Ctx) {
+  forEachObject(File, Ctx.Diag,
+                [&](const ELFMapReader &Reader, StringRef Name) {
+                  dumpObject(Reader, Name, Ctx);
+                });
+}
+
+std::unique_ptr<MapPrinter> createPrinter(raw_ostream &OS) {
+  if (Style == OutputStyle::JSON)
+    return std::make_unique<JSONStylePrinter>(OS, PrettyPrint,
+                                              PrettyPGOAnalysisMap);
+  if (Style == OutputStyle::Table)
+    return std::make_unique<TableStylePrinter>(OS);
+  return std::make_unique<LLVMStylePrinter>(OS, PrettyPGOAnalysisMap);
+}
+
+/// Appends what \p Parse makes of each request of \p Texts and \p File.
+template <class RequestT>
+Error readRequests(ArrayRef<std::string> Texts, StringRef File,
+                   Expected<RequestT> (*Parse)(StringRef),
+                   std::vector<RequestT> &Requests) {
+  return readAddressRequests(Texts, File, [&](StringRef Text) -> Error {
+    Expected<RequestT> R = Parse(Text);
+    if (!R)
+      return R.takeError();
+    Requests.push_back(*R);
+    return Error::success();
+  });
+}
+
+int runLookups(DumpContext &Ctx) {
+  if (BBAddrMap) {
+    WithColor::error(errs(), ToolName)
+        << "--lookup and --lookup-file cannot be combined with "
+           "--bb-addr-map\n";
+    return 1;
+  }
+  LookupJob Job;
+  Stopwatch Timer;
+  if (Error E =
+          readRequests(Lookups, LookupFile, parseLookupRequest, Job.Requests)) {
+    WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  if (PrintLookupStats)
+    errs() << formatv("{0}: parsed {1} addresses in {2:f3} s\n", ToolName,
+                      Job.Requests.size(), Timer.lap());
+  Job.Printer = Style == OutputStyle::JSON
+                    ? createJSONLookupPrinter(outs(), PrettyPrint)
+                    : createTextLookupPrinter(outs());
+  Ctx.Lookups = &Job;
+  for (const std::string &File : InputFiles)
+    dumpFile(File, Ctx);
+  Job.Printer.reset();
+  outs().flush();
+  return Ctx.Diag.hadError() ? 1 : 0;
+}
+
+int runBATMode(Diagnostics &Diag) {
+  BATOptions Opts;
+  Opts.Dump = BAT;
+  Opts.JSON = Style == OutputStyle::JSON;
+  Opts.PrettyJSON = PrettyPrint;
+  Opts.Verify = Verify;
+  Opts.Stats = BATStats;
+  Opts.InputBinary = InputBinary;
+  if (Error E = readRequests(Translate, TranslateFile, parseTranslateRequest,
+                             Opts.Requests)) {
+    WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  bool OK = runBAT(InputFiles, Opts, [&](StringRef File, const Twine &Msg) {
+    Diag.error(File, Msg);
+  });
+  return OK ? 0 : 1;
+}
+
+/// --verify, alone or after the --bb-addr-map dump of each file. The exit
+/// status is 1 when a section failed to decode or a check found an error.
+int runVerify(DumpContext &Ctx) {
+  if (BBAddrMap && Style == OutputStyle::JSON) {
+    WithColor::error(errs(), ToolName)
+        << "--verify with --output-style=json cannot be combined with "
+           "--bb-addr-map\n";
+    return 1;
+  }
+  std::unique_ptr<MapPrinter> Printer;
+  if (BBAddrMap)
+    Printer = createPrinter(outs());
+  Ctx.Printer = Printer.get();
+  VerifyRun Run;
+  Run.Printer = Style == OutputStyle::JSON
+                    ? createJSONReportPrinter(outs(), PrettyPrint, Demangle)
+                    : createTextReportPrinter(outs(), Demangle);
+  Ctx.Verify = &Run;
+  for (const std::string &File : InputFiles)
+    dumpFile(File, Ctx);
+  Printer.reset();
+  Run.Printer->finish(Run.Totals);
+  outs().flush();
+  return Ctx.Diag.hadError() || Run.Totals.Errors ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(DumpCategory);
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "bbmap-dump " << BBMAP_VERSION << "\n"; });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "bbmap-dump: basic-block address map dumper\n\n"
+      "  Decodes the .llvm_bb_addr_map sections of ELF files (32/64-bit,\n"
+      "  little/big endian, relocatable or linked, also inside archives),\n"
+      "  every encoding from the legacy unversioned type to version 5, and\n"
+      "  prints them as llvm-readobj does. Decode errors name the file, the\n"
+      "  section index and the byte offset; dumping goes on with the next\n"
+      "  section, and the exit status is 1 if anything failed to decode\n"
+      "  (or, with --verify, if a check found an error).\n");
+  DumpContext Ctx;
+  if (BAT || !Translate.empty() || !TranslateFile.empty())
+    return runBATMode(Ctx.Diag);
+  if (!Lookups.empty() || !LookupFile.empty()) {
+    if (Verify) {
+      WithColor::error(errs(), ToolName)
+          << "--verify cannot be combined with --lookup or --lookup-file\n";
+      return 1;
+    }
+    return runLookups(Ctx);
+  }
+  if (Verify)
+    return runVerify(Ctx);
+  std::unique_ptr<MapPrinter> Printer = createPrinter(outs());
+  Ctx.Printer = Printer.get();
+  for (const std::string &File : InputFiles)
+    dumpFile(File, Ctx);
+  Printer.reset();
+  outs().flush();
+  return Ctx.Diag.hadError() ? 1 : 0;
+}
