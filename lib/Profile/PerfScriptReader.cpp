@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -138,14 +139,16 @@ Expected<PerfBinary> PerfBinary::create(MemoryBufferRef ELF) {
   auto Fail = [&](const Twine &Message) {
     return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
   };
+  file_magic Magic = identify_magic(ELF.getBuffer());
+  if (Magic != file_magic::elf_executable &&
+      Magic != file_magic::elf_shared_object)
+    return Fail("not an ELF executable or shared object");
   Expected<std::unique_ptr<ObjectFile>> Object =
       ObjectFile::createELFObjectFile(ELF);
   if (!Object)
     return Fail(toString(Object.takeError()));
   const auto &File = cast<ELFObjectFileBase>(**Object);
   uint16_t Type = File.getEType();
-  if (Type != ELF::ET_EXEC && Type != ELF::ET_DYN)
-    return Fail("not an executable or shared object");
   PerfBinary Binary;
   Binary.Name = sys::path::filename(Path).str();
   Binary.FixedAddress = Type == ELF::ET_EXEC;
@@ -463,6 +466,10 @@ void PerfScriptReader::addSample(std::optional<int32_t> PID, uint64_t IP) {
 void PerfScriptReader::addStack(std::optional<int32_t> PID,
                                 ArrayRef<BranchEntry> Stack) {
   Profile.HasBranches = true;
+  if (PID && SawBinaryMapping && !Mappings.count(*PID)) {
+    Profile.Skipped.OtherBinary += Stack.size();
+    return;
+  }
   for (size_t I = 0; I < Stack.size(); ++I) {
     const BranchEntry &Entry = Stack[I];
     std::optional<uint64_t> From = translate(PID, Entry.From);

@@ -99,9 +99,9 @@ struct PerfScriptOptions {
 /// binary is 0 with FromExternal/ToExternal set; a run that starts or ends
 /// outside the binary is dropped (the trace keeps its branch); an entry
 /// with neither branch end inside is counted in Skipped.Outside. IP
-/// samples outside the binary, and samples of processes that never mapped
-/// it, count in Skipped.OtherBinary. Mappings that are not executable
-/// (perf record -d) are ignored.
+/// samples outside the binary, and the samples and stack entries of
+/// processes that never mapped it, count in Skipped.OtherBinary. Mappings that
+/// are not executable (perf record -d) are ignored.
 class PerfScriptReader {
 public:
   explicit PerfScriptReader(const PerfBinary &Binary,
