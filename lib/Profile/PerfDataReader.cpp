@@ -79,7 +79,7 @@ Expected<PerfOutput> runPerf(StringRef Perf, ArrayRef<StringRef> Args) {
     return makeError("cannot read the output of " + Output.Command + ": " +
                      Out.getError().message());
   Output.Buffer = std::move(*Out);
-  return std::move(Output);
+  return Output;
 }
 
 /// True if an event in `perf evlist -v` output samples branch stacks:

@@ -187,7 +187,7 @@ PerfScriptReader::read(MemoryBufferRef Text, const PerfBinary &Binary,
                        const PerfScriptOptions &Options) {
   PerfScriptReader Reader(Binary, Options);
   if (Error E = Reader.parse(Text))
-    return std::move(E);
+    return E;
   return Reader.takeProfile();
 }
 
