@@ -1,9 +1,9 @@
 //===- lib/Profile/PreAggregatedReader.cpp - perf2bolt --pa input ---------===//
 //
-// A single pass over the buffer, one line at a time, with hand-written hex
-// and decimal scanning over StringRefs: nothing is allocated per line
-// except an event name. The record vectors are sized by a first pass that
-// counts the lines of each kind, so they never grow while parsing.
+// One pass over the buffer that scans each field in place with hand-written
+// hex and decimal loops: nothing is allocated per line except an event
+// name. The number of lines, estimated from the start, sizes the vector of the
+// first record kind seen, so a file of one kind rarely regrows it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +11,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
-#include <cstring>
 #include <limits>
 
 using namespace llvm;
@@ -45,13 +44,16 @@ struct Location {
   Place Where = Place::Binary;
 };
 
-/// Parses one line at a time into the profile.
-class LineParser {
+/// Parses the buffer into the profile, one line at a time. Fields are
+/// scanned in place: a field ends at a blank, at the LF, or at a CR that
+/// comes before the LF (or the end of the buffer).
+class Parser {
 public:
-  LineParser(StringRef FileName, StringRef BinaryBuildID, BranchProfile &P)
-      : FileName(FileName), BinaryBuildID(BinaryBuildID), P(P) {}
+  Parser(MemoryBufferRef Buffer, StringRef BinaryBuildID, BranchProfile &P)
+      : FileName(Buffer.getBufferIdentifier()), BinaryBuildID(BinaryBuildID),
+        P(P), Cur(Buffer.getBufferStart()), End(Buffer.getBufferEnd()) {}
 
-  Error parse(StringRef Line, uint64_t LineNo);
+  Error parse();
 
 private:
   Error error(const Twine &Msg) const {
@@ -59,17 +61,32 @@ private:
                              FileName + ":" + Twine(LineNo) + ": " + Msg);
   }
 
-  /// The next blank-separated field, or an empty one at the end of the line.
-  StringRef next() {
+  bool atFieldEnd() const {
+    return Cur == End || isBlank(*Cur) || *Cur == '\n' ||
+           (*Cur == '\r' && (Cur + 1 == End || Cur[1] == '\n'));
+  }
+  void skipBlanks() {
     while (Cur != End && isBlank(*Cur))
       ++Cur;
-    const char *Start = Cur;
-    while (Cur != End && !isBlank(*Cur))
+  }
+  /// Skips blanks; true if nothing but a line end follows.
+  bool atLineEnd() {
+    skipBlanks();
+    return Cur == End || *Cur == '\n' ||
+           (*Cur == '\r' && (Cur + 1 == End || Cur[1] == '\n'));
+  }
+  /// The field that starts at Start, which may be before Cur.
+  StringRef fieldFrom(const char *Start) {
+    Cur = Start;
+    while (!atFieldEnd())
       ++Cur;
     return StringRef(Start, Cur - Start);
   }
 
+  Error parseLine();
+  bool scanHex(uint64_t &Value, bool &TooLong);
   Error parseLocation(const char *What, Location &L);
+  Error parseBuildID(const char *What, const char *Start, Location &L);
   Error parseCount(const char *What, uint64_t &Value);
   Error expectEnd(const char *After);
   Error parseSample();
@@ -78,81 +95,95 @@ private:
   StringRef FileName;
   StringRef BinaryBuildID;
   BranchProfile &P;
-  const char *Cur = nullptr;
-  const char *End = nullptr;
-  uint64_t LineNo = 0;
+  const char *Cur;
+  const char *End;
+  uint64_t LineNo = 1;
+  bool Reserved = false;
 };
 
-Error LineParser::parseLocation(const char *What, Location &L) {
-  StringRef Field = next();
-  if (Field.empty())
-    return error(Twine("missing ") + What);
-  StringRef Hex = Field;
-  L.Where = Place::Binary;
-  if (size_t Colon = Field.find(':'); Colon != StringRef::npos) {
-    StringRef BuildID = Field.take_front(Colon);
-    Hex = Field.drop_front(Colon + 1);
-    if (BuildID == "X")
-      L.Where = Place::External;
-    else if (BuildID.empty() || !all_of(BuildID, isHexDigit))
-      return error(Twine("expected build ID or X before ':' in ") + What +
-                   ", found " + quote(Field));
-    else if (!BinaryBuildID.empty() &&
-             !BuildID.equals_insensitive(BinaryBuildID))
-      L.Where = Place::OtherBinary;
-  }
-  if (Hex.empty())
-    return error(Twine("expected hexadecimal ") + What + ", found " +
-                 quote(Field));
-  uint64_t Value = 0;
-  for (char C : Hex) {
-    unsigned Digit = hexDigitValue(C);
+/// Scans hex digits at Cur into Value; TooLong is set if they do not fit
+/// in 64 bits. Returns false if there are none.
+bool Parser::scanHex(uint64_t &Value, bool &TooLong) {
+  const char *Start = Cur;
+  Value = 0;
+  TooLong = false;
+  for (; Cur != End; ++Cur) {
+    unsigned Digit = hexDigitValue(*Cur);
     if (Digit == -1U)
-      return error(Twine("expected hexadecimal ") + What + ", found " +
-                   quote(Field));
-    if (Value >> 60)
-      return error(Twine(What) + " " + quote(Field) +
-                   " out of range (more than 64 bits)");
+      break;
+    TooLong |= (Value >> 60) != 0;
     Value = Value << 4 | Digit;
   }
+  return Cur != Start;
+}
+
+Error Parser::parseLocation(const char *What, Location &L) {
+  if (atLineEnd())
+    return error(Twine("missing ") + What);
+  const char *Start = Cur;
+  L.Where = Place::Binary;
+  if (*Cur == 'X' && Cur + 1 != End && Cur[1] == ':') {
+    L.Where = Place::External;
+    Cur += 2;
+  }
+  uint64_t Value;
+  bool TooLong;
+  bool Found = scanHex(Value, TooLong);
+  if (L.Where == Place::Binary && Cur != End && *Cur == ':') {
+    // What was scanned is a build ID; the offset follows.
+    if (!Found)
+      return error(Twine("expected build ID or X before ':' in ") + What +
+                   ", found " + quote(fieldFrom(Start)));
+    if (!BinaryBuildID.empty() &&
+        !StringRef(Start, Cur - Start).equals_insensitive(BinaryBuildID))
+      L.Where = Place::OtherBinary;
+    ++Cur;
+    Found = scanHex(Value, TooLong);
+  }
+  if (!Found || !atFieldEnd())
+    return error(Twine("expected hexadecimal ") + What + ", found " +
+                 quote(fieldFrom(Start)));
+  if (TooLong)
+    return error(Twine(What) + " " + quote(fieldFrom(Start)) +
+                 " out of range (more than 64 bits)");
   L.Address = Value;
   return Error::success();
 }
 
-Error LineParser::parseCount(const char *What, uint64_t &Value) {
-  StringRef Field = next();
-  if (Field.empty())
+Error Parser::parseCount(const char *What, uint64_t &Value) {
+  if (atLineEnd())
     return error(Twine("missing ") + What);
+  const char *Start = Cur;
   auto OutOfRange = [&] {
-    return error(Twine(What) + " " + quote(Field) +
+    return error(Twine(What) + " " + quote(fieldFrom(Start)) +
                  " out of range (0 to 2^63-1)");
   };
   // A negative count is well formed, only out of range.
-  bool Negative = Field.size() > 1 && Field.front() == '-';
+  bool Negative = *Cur == '-';
+  Cur += Negative;
+  const char *Digits = Cur;
   uint64_t V = 0;
-  for (char C : Field.drop_front(Negative)) {
-    if (!isDigit(C))
-      return error(Twine("expected decimal ") + What + ", found " +
-                   quote(Field));
-    unsigned Digit = C - '0';
-    if (V > (MaxCount - Digit) / 10)
-      return OutOfRange();
-    V = V * 10 + Digit;
-  }
-  if (Negative)
+  for (; Cur != End && isDigit(*Cur); ++Cur)
+    V = V * 10 + (*Cur - '0');
+  size_t Length = Cur - Digits;
+  if (Length == 0 || !atFieldEnd())
+    return error(Twine("expected decimal ") + What + ", found " +
+                 quote(fieldFrom(Start)));
+  // 19 digits cannot wrap around 2^64; more are out of range.
+  if (Negative || Length > 19 || V > MaxCount)
     return OutOfRange();
   Value = V;
   return Error::success();
 }
 
-Error LineParser::expectEnd(const char *After) {
-  StringRef Field = next();
-  if (!Field.empty())
-    return error(Twine("unexpected field ") + quote(Field) + " after " + After);
+Error Parser::expectEnd(const char *After) {
+  if (!atLineEnd())
+    return error(Twine("unexpected field ") + quote(fieldFrom(Cur)) +
+                 " after " + After);
   return Error::success();
 }
 
-Error LineParser::parseSample() {
+Error Parser::parseSample() {
   Location L;
   Sample S;
   if (Error E = parseLocation("address", L))
@@ -171,7 +202,7 @@ Error LineParser::parseSample() {
   return Error::success();
 }
 
-Error LineParser::parseTrace(TraceKind Kind) {
+Error Parser::parseTrace(TraceKind Kind) {
   P.HasBranches = true;
   Trace T;
   T.Kind = Kind;
@@ -228,21 +259,16 @@ Error LineParser::parseTrace(TraceKind Kind) {
   return Error::success();
 }
 
-Error LineParser::parse(StringRef Line, uint64_t N) {
-  Cur = Line.begin();
-  End = Line.end();
-  LineNo = N;
-  if (Cur != End && End[-1] == '\r')
-    --End;
-  StringRef Type = next();
-  if (Type.empty())
+Error Parser::parseLine() {
+  if (atLineEnd())
     return Error::success();
-  if (Type.size() == 1) {
-    switch (Type[0]) {
+  const char *Start = Cur++;
+  if (atFieldEnd()) {
+    switch (*Start) {
     case 'E': {
-      StringRef Event = next();
-      if (Event.empty())
+      if (atLineEnd())
         return error("missing event name");
+      StringRef Event = fieldFrom(Cur);
       if (Error E = expectEnd("event name"))
         return E;
       P.Events.push_back(Event.str());
@@ -264,35 +290,36 @@ Error LineParser::parse(StringRef Line, uint64_t N) {
       return parseTrace(TraceKind::ExternalReturn);
     }
   }
-  return error("expected T, R, S, E, B, F, f or r, found " + quote(Type));
+  return error("expected T, R, S, E, B, F, f or r, found " +
+               quote(fieldFrom(Start)));
 }
 
-/// Calls F on every line of Text, without its LF; stops at the first error.
-template <typename Fn> Error forEachLine(StringRef Text, Fn F) {
-  const char *Cur = Text.begin(), *End = Text.end();
-  for (uint64_t LineNo = 1; Cur != End; ++LineNo) {
-    const char *NL =
-        static_cast<const char *>(std::memchr(Cur, '\n', End - Cur));
-    const char *LineEnd = NL ? NL : End;
-    if (Error E = F(StringRef(Cur, LineEnd - Cur), LineNo))
+/// The number of lines of Text, estimated from its first 64 KiB with an
+/// eighth added, so that the vectors sized by it rarely grow.
+size_t estimateLines(StringRef Text) {
+  StringRef Head = Text.take_front(64 * 1024);
+  size_t HeadLines = Head.count('\n') + 1;
+  if (Head.size() == Text.size())
+    return HeadLines;
+  return size_t(double(Text.size()) / Head.size() * HeadLines * 1.125);
+}
+
+Error Parser::parse() {
+  // Files hold one kind of record in practice (IP samples or branches):
+  // the first kind seen gets room for every line, the other grows.
+  size_t Lines = estimateLines(StringRef(Cur, End - Cur));
+  for (; Cur != End; ++LineNo) {
+    if (Error E = parseLine())
       return E;
-    Cur = NL ? NL + 1 : End;
+    if (!Reserved && (!P.Samples.empty() || !P.Traces.empty())) {
+      P.Samples.empty() ? P.Traces.reserve(Lines) : P.Samples.reserve(Lines);
+      Reserved = true;
+    }
+    // parseLine stops at the line end: CR LF, LF, CR at the end, or the end.
+    Cur += Cur != End && *Cur == '\r';
+    Cur += Cur != End;
   }
   return Error::success();
-}
-
-/// Reserves room for the records Text can hold: one sample per line that
-/// starts with S, one trace per other non-blank line.
-void reserveRecords(StringRef Text, BranchProfile &P) {
-  size_t Samples = 0, Others = 0;
-  cantFail(forEachLine(Text, [&](StringRef Line, uint64_t) {
-    size_t First = Line.find_first_not_of(" \t\r");
-    if (First != StringRef::npos)
-      ++(Line[First] == 'S' ? Samples : Others);
-    return Error::success();
-  }));
-  P.Samples.reserve(Samples);
-  P.Traces.reserve(Others);
 }
 
 } // namespace
@@ -300,12 +327,7 @@ void reserveRecords(StringRef Text, BranchProfile &P) {
 Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
                                                   StringRef BinaryBuildID) {
   BranchProfile P;
-  reserveRecords(Buffer.getBuffer(), P);
-  LineParser Parser(Buffer.getBufferIdentifier(), BinaryBuildID, P);
-  if (Error E =
-          forEachLine(Buffer.getBuffer(), [&](StringRef Line, uint64_t LineNo) {
-            return Parser.parse(Line, LineNo);
-          }))
+  if (Error E = Parser(Buffer, BinaryBuildID, P).parse())
     return std::move(E);
   return std::move(P);
 }
