@@ -3,6 +3,7 @@
 per-instruction counts, block by block.
 
 Usage: check-trace.py BINARY TRIPLES COUNTS [--load-bias N] [--llvm-config T]
+                      [--preagg FILE]
 
 BINARY carries a basic-block address map (decoded with `llvm-readobj
 --bb-addr-map` of the LLVM that T, default llvm-config-22, names). TRIPLES
@@ -14,6 +15,11 @@ Checked: every block start of the map (trace count == callgrind count, 0 if
 callgrind did not see the instruction), every call-site end the map records,
 and every instruction callgrind counted in BINARY. Prints one summary line
 per kind and the first mismatches; exits 1 on any mismatch, 2 on bad input.
+
+With --preagg FILE (trace-to-preagg.py output, either format), the counts
+are taken from FILE's fall-through ranges (T: [to, ft_end]; F and f:
+[from, to]) instead of the triples: this checks that the profile covers
+every execution of every instruction of BINARY exactly once.
 """
 import argparse
 import bisect
@@ -62,6 +68,22 @@ def trace_counts(triples, bias, points):
     return out
 
 
+def preagg_runs(path):
+    """Fall-through ranges of a pre-aggregated profile as (start, end, None,
+    count), in ELF addresses."""
+    runs = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] == 'T':
+                runs.append((int(w[2], 16), int(w[3], 16), None, int(w[4])))
+            elif w[0] in ('F', 'f'):
+                runs.append((int(w[1], 16), int(w[2], 16), None, int(w[3])))
+            elif w[0] != 'B':
+                raise ValueError('%s: unexpected line %r' % (path, line))
+    return runs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('binary')
@@ -71,6 +93,7 @@ def main():
                     help='trace address minus ELF address (default: from the '
                          "trace's start_code for a PIE, else 0)")
     ap.add_argument('--llvm-config', default='llvm-config-22')
+    ap.add_argument('--preagg', help='check this pre-aggregated profile')
     ap.add_argument('--show', type=int, default=10,
                     help='mismatches listed per kind')
     args = ap.parse_args()
@@ -78,6 +101,8 @@ def main():
         elf = elfinfo.Elf(args.binary)
         header, triples = elfinfo.read_triples(args.triples)
         bias = elfinfo.trace_load_bias(elf, header, args.load_bias)
+        if args.preagg:
+            triples, bias = preagg_runs(args.preagg), 0
         cg = {}
         with open(args.counts) as f:
             for line in f:
@@ -107,8 +132,9 @@ def main():
             where = '%s+0x%x' % (fn[2], a - fn[0]) if fn else '?'
             print('  %x (%s): trace %d, callgrind %d' % (a, where, t, c))
         failed = failed or bool(bad)
-    print('load bias 0x%x, %d triples, %d runs' %
-          (bias, len(triples), sum(t[3] for t in triples)))
+    print('%s: load bias 0x%x, %d records, %d runs' %
+          (args.preagg or args.triples, bias, len(triples),
+           sum(t[3] for t in triples)))
     return 1 if failed else 0
 
 

@@ -2,8 +2,9 @@
 
 Reads a little-endian ELF64 file with `struct` only: its type, entry point,
 PT_LOAD segments (to read code bytes at a virtual address and to know which
-addresses are executable) and the sized STT_FUNC symbols of .symtab or
-.dynsym. Also locates LLVM tools through `llvm-config-N --bindir`.
+addresses are executable) and the STT_FUNC symbols of .symtab or .dynsym
+(one without a size reaches the next one). Also locates LLVM tools through
+`llvm-config-N --bindir`.
 """
 import bisect
 import os
@@ -68,7 +69,7 @@ class Elf:
         return b''
 
     def function_of(self, addr):
-        """(start, end, name) of the sized function symbol holding ADDR, or
+        """(start, end, name) of the function symbol holding ADDR, or
         None."""
         i = bisect.bisect_right(self._func_starts, addr) - 1
         if i >= 0 and addr < self.functions[i][1]:
@@ -82,7 +83,7 @@ class Elf:
             (_name, stype, _flags, _addr, offset, size, link, _info, _align,
              entsize) = struct.unpack_from('<IIQQQQIIQQ', d, shoff + i * shentsize)
             sections.append((stype, offset, size, link, entsize))
-        funcs = {}
+        starts = {}  # value -> size (the largest of its symbols)
         for want in (SHT_SYMTAB, SHT_DYNSYM):
             for stype, offset, size, link, entsize in sections:
                 if stype != want or not entsize:
@@ -91,14 +92,22 @@ class Elf:
                 for j in range(size // entsize):
                     (name, info, _other, shndx, value,
                      ssize) = struct.unpack_from('<IBBHQQ', d, offset + j * entsize)
-                    if info & 0xf != STT_FUNC or not ssize or not shndx:
+                    if info & 0xf != STT_FUNC or not shndx or not value:
                         continue
                     end = d.index(b'\0', str_off + name)
-                    funcs.setdefault(value, (value, value + ssize,
-                                             d[str_off + name:end].decode()))
-            if funcs:
+                    if ssize >= starts.get(value, (-1,))[0]:
+                        starts[value] = (ssize, d[str_off + name:end].decode())
+            if starts:
                 break
-        return sorted(funcs.values())
+        # A symbol without a size (such as _init) reaches the next symbol.
+        values = sorted(starts)
+        funcs = []
+        for i, value in enumerate(values):
+            size, name = starts[value]
+            if not size:
+                size = (values[i + 1] if i + 1 < len(values) else value + 1) - value
+            funcs.append((value, value + size, name))
+        return funcs
 
 
 def is_rep_string(code):

@@ -27,6 +27,14 @@
  *    where X is the previous TB's last instruction and that instruction is a
  *    rep string instruction is therefore not a branch: the run goes on, and
  *    the instruction counts as one execution however many iterations it did.
+ *  - An instruction that crosses a page boundary is not executed by the TB
+ *    that reaches it: QEMU 7.2 ends that TB before the instruction and starts
+ *    the next TB with it, but the plugin API still lists it as the first
+ *    TB's last instruction, with only the bytes read before the translator
+ *    gave up (so its size is useless). So a TB starting at the previous TB's
+ *    last instruction, when that instruction starts in the last 14 bytes of
+ *    a 4 KiB page (an x86 instruction has at most 15), also continues the
+ *    run. (A real jump from an instruction to itself is an endless loop.)
  *  - TBs split at page boundaries, at QEMU's per-TB instruction limit or
  *    after a syscall continue at the previous end: that is a fall-through,
  *    not a branch. So is a jump whose target is the next instruction.
@@ -106,7 +114,9 @@ struct tb_info {
   uint64_t start; /* first instruction */
   uint64_t last;  /* last instruction */
   uint64_t end;   /* last + its size */
-  bool last_is_rep_string;
+  /* Whether a TB starting at `last` right after this one continues this
+   * run instead of being a branch from `last` to itself (see the rules). */
+  bool resumes_at_last;
 };
 
 struct entry {
@@ -179,7 +189,7 @@ static void on_tb_exec(unsigned int vcpu_index, void *userdata) {
   if (!prev) {
     run_start = tb->start;
   } else if (tb->start != prev->end &&
-             !(prev->last_is_rep_string && tb->start == prev->last)) {
+             !(prev->resumes_at_last && tb->start == prev->last)) {
     add(run_start, prev->last, tb->start, 1);
     run_start = tb->start;
   }
@@ -226,8 +236,9 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   info->last = qemu_plugin_insn_vaddr(last);
   size_t size = qemu_plugin_insn_size(last);
   info->end = info->last + size;
-  info->last_is_rep_string =
-      is_rep_string(qemu_plugin_insn_data(last), size);
+  info->resumes_at_last =
+      is_rep_string(qemu_plugin_insn_data(last), size) ||
+      (info->last >> 12) != ((info->last + 14) >> 12);
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, CB_NO_REGS, info);
 }
 

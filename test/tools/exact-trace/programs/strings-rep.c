@@ -9,8 +9,13 @@ static char a[8192], b[8192];
 static jmp_buf env;
 
 __attribute__((noinline)) static void fill(char *p, unsigned long n, int c) {
-  if (n & 1)
-    c ^= 1;
+  if (n % 3 == 1) {
+    for (unsigned long i = 0; i < n; i++)
+      p[i] = (char)(c + (int)i);
+    return;
+  }
+  /* A block that starts with the rep instruction; n == 0 does no
+   * iteration. */
   __asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
 }
 
