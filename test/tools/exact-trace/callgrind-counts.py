@@ -11,8 +11,10 @@ Usage:
       converts an existing callgrind output written with those options.
 
 Writes `ADDRESS COUNT` (hex without 0x, decimal) for every instruction of
-BINARY that executed, ADDRESS being BINARY's own virtual address (for a PIE
-the load bias is found by matching function symbols, or --load-bias).
+BINARY that executed, ADDRESS being BINARY's own virtual address: callgrind
+already writes each object's addresses minus its load bias (a PIE appears
+at its link addresses), so --load-bias (default 0) is only for unusual
+setups.
 
 Counting rules:
   - An instruction's count is the sum of its self cost lines (event Ir). The
@@ -44,9 +46,8 @@ VALGRIND_FLAGS = ['--tool=callgrind', '--dump-instr=yes', '--collect-jumps=yes',
 
 
 def parse_callgrind(path, object_path):
-    """Returns (Ir per address, self-jump count per address, jumps seen,
-    lowest address per function name) for the instructions of the object
-    whose name resolves to OBJECT_PATH."""
+    """Returns (Ir per address, self-jump count per address, jumps seen) for
+    the instructions of the object whose name resolves to OBJECT_PATH."""
     want = os.path.realpath(object_path)
     base = os.path.basename(want)
     ir = collections.Counter()
@@ -57,8 +58,6 @@ def parse_callgrind(path, object_path):
     pending_jump = None  # (target, taken) waiting for its source position
     seen_jumps = False
     name_match = {}
-    fn_min = {}
-    fn = None
 
     def matches(name):
         if name not in name_match:
@@ -82,15 +81,10 @@ def parse_callgrind(path, object_path):
                     skip_next_cost = False
                     continue
                 if in_object and len(words) > npos:
-                    addr = int(words[0], 0)
-                    ir[addr] += int(words[npos])
-                    if fn is not None and addr < fn_min.get(fn, addr + 1):
-                        fn_min[fn] = addr
+                    ir[int(words[0], 0)] += int(words[npos])
                 continue
             if line.startswith('ob='):
                 in_object = matches(line[3:].strip())
-            elif line.startswith('fn='):
-                fn = line[3:].strip()
             elif line.startswith('calls='):
                 skip_next_cost = True
             elif line.startswith('jump=') or line.startswith('jcnd='):
@@ -104,21 +98,7 @@ def parse_callgrind(path, object_path):
             elif line.startswith('events:'):
                 if line.split()[1] != 'Ir':
                     raise SystemExit('callgrind-counts.py: first event is not Ir')
-    return ir, self_jumps, seen_jumps, fn_min
-
-
-def guess_bias(elf, fn_min):
-    """Load bias of a PIE: the most common difference between a function's
-    lowest executed address (usually its entry) and its symbol's value."""
-    votes = collections.Counter()
-    by_name = {name: start for start, _end, name in elf.functions}
-    for name, low in fn_min.items():
-        if name in by_name:
-            votes[low - by_name[name]] += 1
-    if not votes:
-        raise SystemExit('callgrind-counts.py: cannot find the PIE load bias; '
-                         'pass --load-bias')
-    return votes.most_common(1)[0][0]
+    return ir, self_jumps, seen_jumps
 
 
 def main():
@@ -127,7 +107,8 @@ def main():
     ap.add_argument('-o', '--output', default='-')
     ap.add_argument('--callgrind-out', help='read this callgrind output')
     ap.add_argument('--keep', help='with a command: keep the callgrind output here')
-    ap.add_argument('--load-bias', type=lambda s: int(s, 0))
+    ap.add_argument('--load-bias', type=lambda s: int(s, 0),
+                    help='subtract this from callgrind addresses')
     argv = sys.argv[1:]
     cmd = []
     if '--' in argv:
@@ -151,17 +132,12 @@ def main():
             print('callgrind-counts.py: the program exited with status %d' % rc,
                   file=sys.stderr)
     try:
-        ir, self_jumps, seen_jumps, fn_min = parse_callgrind(out_file, args.binary)
+        ir, self_jumps, seen_jumps = parse_callgrind(out_file, args.binary)
     finally:
         if tmp:
             os.unlink(out_file)
     elf = elfinfo.Elf(args.binary)
-    if args.load_bias is not None:
-        bias = args.load_bias
-    elif elf.is_pie and ir:
-        bias = guess_bias(elf, fn_min)
-    else:
-        bias = 0
+    bias = args.load_bias or 0
     counts = {}
     reps = 0
     for addr, n in ir.items():
