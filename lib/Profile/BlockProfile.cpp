@@ -37,8 +37,8 @@ private:
   void addBranch(const Trace &T);
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
   InstrKind kindAt(uint64_t Address);
-  void addCall(const Trace &T) {
-    EdgeCount &C = Calls[{T.From, T.To}];
+  void addCall(const Trace &T, bool TailCall) {
+    EdgeCount &C = Calls[{T.From, T.To, TailCall}];
     C.Count += T.Count;
     C.Mispreds += T.Mispreds;
     ++Stats.Calls;
@@ -53,6 +53,7 @@ private:
   std::vector<uint64_t> SampleCounts;
   DenseMap<std::pair<uint32_t, uint32_t>, EdgeCount> Jumps;
   std::map<CallKey, EdgeCount> Calls;
+  std::map<uint32_t, uint64_t> Returns;
   DenseMap<uint64_t, InstrKind> Kinds;
   MappingStats Stats;
 };
@@ -71,13 +72,15 @@ void BlockCounter::addBranch(const Trace &T) {
     return;
   }
   InstrKind Kind = kindAt(T.From);
+  uint32_t Src = Index.find(T.From, LookupSide::From);
   if (T.Kind == TraceKind::Return || Kind == InstrKind::Return) {
     ++Stats.Returns;
+    if (Src != AddressIndex::NotFound)
+      Returns[Src] += T.Count;
     return;
   }
   if (Kind == InstrKind::Call || Kind == InstrKind::IndirectCall)
-    return addCall(T);
-  uint32_t Src = Index.find(T.From, LookupSide::From);
+    return addCall(T, /*TailCall=*/false);
   uint32_t Dst = Index.find(T.To, LookupSide::To);
   if (Src == AddressIndex::NotFound || Dst == AddressIndex::NotFound) {
     ++Stats.BranchesOutside;
@@ -85,7 +88,7 @@ void BlockCounter::addBranch(const Trace &T) {
   }
   if (!Index.sameFunction(Src, Dst) &&
       Index.match(Dst).function().address() == T.To)
-    return addCall(T); // A tail call.
+    return addCall(T, /*TailCall=*/true);
   if (!Index.sameFunction(Src, Dst) || Index.blockStart(Dst) != T.To) {
     ++Stats.BranchesIntoBlock;
     return;
@@ -154,6 +157,7 @@ BlockProfile BlockCounter::finish(bool Sampled) {
     E.Mispreds += C.Mispreds;
   }
   P.Calls = std::move(Calls);
+  P.Returns = std::move(Returns);
   P.Stats = Stats;
   return P;
 }

@@ -66,6 +66,8 @@ void printFunctionJSON(json::OStream &J, const MappedBinary &Binary,
         J.attribute("Address", M.BlockStart);
         J.attribute("Size", M.BlockEnd - M.BlockStart);
         J.attribute("Count", P.Counts[E]);
+        auto Ret = P.Returns.find(E);
+        J.attribute("Returns", Ret == P.Returns.end() ? 0 : Ret->second);
       });
   });
   J.attributeArray("Edges", [&] {
@@ -85,6 +87,7 @@ void printFunctionJSON(json::OStream &J, const MappedBinary &Binary,
                     Index.match(Index.find(Key.Site, LookupSide::From)).ID);
         J.attribute("Callee", calleeName(Binary, Key.Callee));
         J.attribute("CalleeAddress", Key.Callee);
+        J.attribute("TailCall", Key.TailCall);
         J.attribute("Count", C.Count);
         J.attribute("Mispreds", C.Mispreds);
       });

@@ -33,8 +33,11 @@ struct CallKey {
   uint64_t Site = 0;
   /// The callee's entry address.
   uint64_t Callee = 0;
+  /// A jump to another function's entry rather than a call instruction.
+  bool TailCall = false;
   bool operator<(const CallKey &O) const {
-    return std::tie(Site, Callee) < std::tie(O.Site, O.Callee);
+    return std::tie(Site, Callee, TailCall) <
+           std::tie(O.Site, O.Callee, O.TailCall);
   }
 };
 
@@ -66,6 +69,8 @@ struct BlockProfile {
   /// (from entry, to entry) -> count; fall-throughs and taken branches alike.
   std::map<std::pair<uint32_t, uint32_t>, EdgeCount> Edges;
   std::map<CallKey, EdgeCount> Calls;
+  /// Returns executed from each block (AddressIndex entry -> count).
+  std::map<uint32_t, uint64_t> Returns;
   MappingStats Stats;
 };
 
