@@ -1,0 +1,65 @@
+//===- BoltFunctionTable.h - the functions BOLT sees ------------*- C++ -*-===//
+//
+// The functions of a linked ELF file as BOLT's discoverFileObjects() finds
+// them, for writing profiles that BOLT reads: one per address holding an
+// STT_FUNC symbol in an executable section, one per PLT entry
+// (`<sym>@PLT`) and a pseudo function for the PLT header
+// (`__BOLT_PSEUDO_.plt`). Local symbols get BOLT's unique names
+// (`name/N`) and, for functions of a known source file, the alternative
+// `name/file/N` that BOLT writes for BOLTed binaries. A function covers
+// the addresses up to the next function or the end of its section.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BOLTFUNCTIONTABLE_H
+#define BBMAP_PROFILE_BOLTFUNCTIONTABLE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MCSubtargetInfo;
+} // namespace llvm
+
+namespace bbmap {
+
+struct BoltFunction {
+  uint64_t Address = 0;
+  /// The symbol size: where BOLT's disassembly and blocks end.
+  uint64_t Size = 0;
+  /// End of the addresses the function covers (next function or section
+  /// end); at least Address + Size.
+  uint64_t End = 0;
+  /// BOLT's primary name (getOneName()).
+  std::string Name;
+  /// The name BOLT writes for this function in a BOLTed binary
+  /// (`name/file/N` when there is one, else Name).
+  std::string BATName;
+  /// A PLT entry or the PLT header: no blocks, traces inside are valid.
+  bool IsPseudo = false;
+
+  bool contains(uint64_t A) const { return A >= Address && A < End; }
+};
+
+class BoltFunctionTable {
+public:
+  /// Finds the functions of \p Obj; \p STI is the target's subtarget (PLT
+  /// decoding needs it from LLVM 20 on).
+  static BoltFunctionTable build(const llvm::object::ELFObjectFileBase &Obj,
+                                 const llvm::MCSubtargetInfo &STI);
+
+  /// Sorted by address.
+  llvm::ArrayRef<BoltFunction> functions() const { return Functions; }
+  /// The function covering \p Address, or null.
+  const BoltFunction *containing(uint64_t Address) const;
+
+private:
+  std::vector<BoltFunction> Functions;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BOLTFUNCTIONTABLE_H

@@ -1,0 +1,67 @@
+//===- FdataWriter.h - BOLT fdata from an address-level profile -*- C++ -*-===//
+//
+// Writes the fdata file that `perf2bolt` writes for the same profile and
+// binary: branch and fall-through lines per BOLT function (LBR mode) or
+// per-address sample lines (`no_lbr` mode), with BOLT's function names,
+// its handling of returns, calls and unknown ends, its basic blocks for
+// fall-through runs and, for a BOLTed binary, its translation through the
+// BAT table (`boltedcollection`). The "19" dialect writes what LLVM 19's
+// perf2bolt writes: unknown ends keep their address as offset.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_FDATAWRITER_H
+#define BBMAP_PROFILE_FDATAWRITER_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+
+namespace bbmap {
+
+/// Which perf2bolt's output to reproduce.
+enum class FdataDialect {
+  /// perf2bolt 22: an unknown end is written as `0 [unknown] 0`.
+  Bolt22,
+  /// perf2bolt 19: an unknown end keeps its address as the offset.
+  Bolt19,
+};
+
+struct FdataOptions {
+  FdataDialect Dialect = FdataDialect::Bolt22;
+  /// Write IP samples (`perf2bolt --ba`, a `no_lbr` file) instead of
+  /// branches and fall-throughs.
+  bool BasicSamples = false;
+};
+
+/// Records dropped while writing, weighted by their counts, as perf2bolt
+/// counts them.
+struct FdataStats {
+  /// Fall-through runs seen.
+  uint64_t Traces = 0;
+  /// Runs with an end outside every function.
+  uint64_t OutOfRangeTraces = 0;
+  /// Runs spanning two functions or not matching the function's blocks.
+  uint64_t InvalidTraces = 0;
+  /// Branches dropped because their source is a return.
+  uint64_t Returns = 0;
+  /// Branches with both ends outside every function.
+  uint64_t UnknownBranches = 0;
+  /// Samples outside every function.
+  uint64_t OutOfRangeSamples = 0;
+};
+
+/// Writes \p Profile against \p Binary (the profiled file; BOLTed ones are
+/// written in BAT mode) to \p OS. \p Decoder must decode \p Binary.
+llvm::Expected<FdataStats> writeFdata(const BranchProfile &Profile,
+                                      const MappedBinary &Binary,
+                                      const InstructionDecoder &Decoder,
+                                      const FdataOptions &Options,
+                                      llvm::raw_ostream &OS);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_FDATAWRITER_H

@@ -1,0 +1,215 @@
+//===- BoltFunctionTable.cpp - the functions BOLT sees in a binary --------===//
+//
+// Symbols are read in symbol-table order (to know the FILE symbol that
+// precedes each local), then stably sorted by address with STT_FUNC first
+// among equals, the order in which BOLT numbers local names: every local
+// symbol of an allocatable section counts, functions and data alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/BoltFunctionTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Config/llvm-config.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+namespace {
+
+struct SymbolInfo {
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+  uint64_t SectionEnd = 0;
+  StringRef Name;
+  StringRef FileName;
+  bool IsLocal = false;
+  bool IsFunction = false;
+  bool InCode = false;
+};
+
+/// Reads \p S into \p Info; false for symbols BOLT does not register
+/// (undefined, absolute, at address 0, outside allocatable sections).
+bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
+                SymbolInfo &Info) {
+  Expected<uint32_t> Flags = S.getFlags();
+  Expected<StringRef> Name = S.getName();
+  Expected<uint64_t> Addr = S.getAddress();
+  Expected<section_iterator> Sec = S.getSection();
+  bool Ok = Flags && Name && Addr && Sec &&
+            !(*Flags & SymbolRef::SF_Undefined) && *Addr != 0 &&
+            *Sec != Obj.section_end() &&
+            (ELFSectionRef(**Sec).getFlags() & ELF::SHF_ALLOC);
+  if (Ok) {
+    Info.Address = *Addr;
+    Info.Size = S.getSize();
+    Info.SectionEnd = (*Sec)->getAddress() + (*Sec)->getSize();
+    Info.Name = *Name;
+    Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
+    Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
+    Info.InCode = (*Sec)->isText();
+  }
+  consumeError(Flags.takeError());
+  consumeError(Name.takeError());
+  consumeError(Addr.takeError());
+  consumeError(Sec.takeError());
+  return Ok;
+}
+
+std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj) {
+  std::vector<SymbolInfo> Syms;
+  StringRef FileName;
+  for (const ELFSymbolRef &S : Obj.symbols()) {
+    if (S.getELFType() == ELF::STT_FILE) {
+      Expected<StringRef> Name = S.getName();
+      FileName = Name ? *Name : StringRef();
+      consumeError(Name.takeError());
+      continue;
+    }
+    SymbolInfo Info;
+    if (!readSymbol(Obj, S, Info))
+      continue;
+    Info.FileName = Info.IsLocal ? FileName : StringRef();
+    Syms.push_back(Info);
+  }
+  llvm::stable_sort(Syms, [](const SymbolInfo &A, const SymbolInfo &B) {
+    if (A.Address != B.Address)
+      return A.Address < B.Address;
+    return A.IsFunction && !B.IsFunction;
+  });
+  return Syms;
+}
+
+/// BOLT's NameResolver::uniquify: `Name/N`, N counting from 1 per name.
+class NameCounter {
+public:
+  std::string uniquify(StringRef Name) {
+    return (Name + "/" + Twine(++Counts[Name])).str();
+  }
+
+private:
+  StringMap<unsigned> Counts;
+};
+
+/// Adds a function per STT_FUNC address of a code section, with BOLT's
+/// names; aliases keep the first symbol's names.
+void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
+                        std::vector<BoltFunction> &Functions) {
+  NameCounter Names;
+  for (const SymbolInfo &S : Syms) {
+    std::string Name =
+        S.Name.starts_with(".L") ? ("PG" + S.Name).str() : S.Name.str();
+    std::string AltName;
+    if (S.IsLocal) {
+      if (S.IsFunction && !S.FileName.empty())
+        AltName = Names.uniquify((Name + "/" + S.FileName).str());
+      Name = Names.uniquify(Name);
+    }
+    if (!S.IsFunction || !S.InCode)
+      continue;
+    if (!Functions.empty() && Functions.back().Address == S.Address) {
+      BoltFunction &F = Functions.back();
+      if (F.BATName == F.Name && !AltName.empty())
+        F.BATName = AltName;
+      continue;
+    }
+    BoltFunction &F = Functions.emplace_back();
+    F.Address = S.Address;
+    F.Size = S.Size;
+    F.End = S.SectionEnd;
+    F.Name = Name;
+    F.BATName = AltName.empty() ? Name : AltName;
+  }
+}
+
+std::vector<ELFPltEntry> pltEntries(const ELFObjectFileBase &Obj,
+                                    const MCSubtargetInfo &STI) {
+#if LLVM_VERSION_MAJOR >= 20
+  return Obj.getPltEntries(STI);
+#else
+  (void)STI;
+  return Obj.getPltEntries();
+#endif
+}
+
+/// The end of the section named \p Name holding \p Address.
+std::optional<std::pair<uint64_t, uint64_t>>
+sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> N = S.getName();
+    if (N && *N == Name)
+      return std::make_pair(S.getAddress(), S.getAddress() + S.getSize());
+    consumeError(N.takeError());
+  }
+  return std::nullopt;
+}
+
+/// Adds `<sym>@PLT` for every PLT entry with a symbol and the pseudo
+/// function of the .plt header.
+void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
+                     std::vector<BoltFunction> &Functions) {
+  std::optional<uint64_t> FirstPLTEntry;
+  for (const ELFPltEntry &E : pltEntries(Obj, STI)) {
+    if (!E.Symbol)
+      continue;
+    Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    std::optional<std::pair<uint64_t, uint64_t>> Sec =
+        sectionBounds(Obj, E.Section);
+    BoltFunction &F = Functions.emplace_back();
+    F.Address = E.Address;
+    F.End = Sec ? Sec->second : E.Address;
+    F.Name = F.BATName = (*Name + "@PLT").str();
+    F.IsPseudo = true;
+    if (E.Section == ".plt")
+      FirstPLTEntry = std::min(FirstPLTEntry.value_or(E.Address), E.Address);
+  }
+  std::optional<std::pair<uint64_t, uint64_t>> PLT = sectionBounds(Obj, ".plt");
+  if (!PLT || PLT->first == FirstPLTEntry.value_or(PLT->second))
+    return;
+  BoltFunction &F = Functions.emplace_back();
+  F.Address = PLT->first;
+  F.End = PLT->second;
+  F.Name = F.BATName = "__BOLT_PSEUDO_.plt";
+  F.IsPseudo = true;
+}
+
+/// Sorts \p Functions and ends each at the next one's start.
+void closeExtents(std::vector<BoltFunction> &Functions) {
+  llvm::stable_sort(Functions,
+                    [](const BoltFunction &A, const BoltFunction &B) {
+                      return A.Address < B.Address;
+                    });
+  for (size_t I = 0; I + 1 < Functions.size(); ++I)
+    Functions[I].End = std::min(Functions[I].End, Functions[I + 1].Address);
+  for (BoltFunction &F : Functions)
+    F.End = std::max(F.End, F.Address + F.Size);
+}
+
+} // namespace
+
+BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
+                                           const MCSubtargetInfo &STI) {
+  BoltFunctionTable T;
+  addSymbolFunctions(readSymbols(Obj), T.Functions);
+  addPLTFunctions(Obj, STI, T.Functions);
+  closeExtents(T.Functions);
+  return T;
+}
+
+const BoltFunction *BoltFunctionTable::containing(uint64_t Address) const {
+  auto It = llvm::partition_point(
+      Functions, [&](const BoltFunction &F) { return F.Address <= Address; });
+  if (It == Functions.begin())
+    return nullptr;
+  const BoltFunction &F = *std::prev(It);
+  return F.contains(Address) ? &F : nullptr;
+}
+
+} // namespace bbmap
