@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <limits>
 
 using namespace llvm;
@@ -61,10 +62,12 @@ private:
                              FileName + ":" + Twine(LineNo) + ": " + Msg);
   }
 
-  bool atFieldEnd() const {
-    return Cur == End || isBlank(*Cur) || *Cur == '\n' ||
+  /// At the LF, at a CR before the LF or the end, or at the end.
+  bool atLineBreak() const {
+    return Cur == End || *Cur == '\n' ||
            (*Cur == '\r' && (Cur + 1 == End || Cur[1] == '\n'));
   }
+  bool atFieldEnd() const { return atLineBreak() || isBlank(*Cur); }
   void skipBlanks() {
     while (Cur != End && isBlank(*Cur))
       ++Cur;
@@ -72,8 +75,7 @@ private:
   /// Skips blanks; true if nothing but a line end follows.
   bool atLineEnd() {
     skipBlanks();
-    return Cur == End || *Cur == '\n' ||
-           (*Cur == '\r' && (Cur + 1 == End || Cur[1] == '\n'));
+    return atLineBreak();
   }
   /// The field that starts at Start, which may be before Cur.
   StringRef fieldFrom(const char *Start) {
@@ -86,7 +88,6 @@ private:
   Error parseLine();
   bool scanHex(uint64_t &Value, bool &TooLong);
   Error parseLocation(const char *What, Location &L);
-  Error parseBuildID(const char *What, const char *Start, Location &L);
   Error parseCount(const char *What, uint64_t &Value);
   Error expectEnd(const char *After);
   Error parseSample();
@@ -295,13 +296,15 @@ Error Parser::parseLine() {
 }
 
 /// The number of lines of Text, estimated from its first 64 KiB with an
-/// eighth added, so that the vectors sized by it rarely grow.
+/// eighth added, so that the vectors sized by it rarely grow; at most one
+/// per 16 bytes (a short record line), whatever the first 64 KiB hold.
 size_t estimateLines(StringRef Text) {
   StringRef Head = Text.take_front(64 * 1024);
   size_t HeadLines = Head.count('\n') + 1;
   if (Head.size() == Text.size())
     return HeadLines;
-  return size_t(double(Text.size()) / Head.size() * HeadLines * 1.125);
+  double Estimate = double(Text.size()) / Head.size() * HeadLines * 1.125;
+  return std::min(size_t(Estimate), Text.size() / 16);
 }
 
 Error Parser::parse() {
@@ -312,7 +315,10 @@ Error Parser::parse() {
     if (Error E = parseLine())
       return E;
     if (!Reserved && (!P.Samples.empty() || !P.Traces.empty())) {
-      P.Samples.empty() ? P.Traces.reserve(Lines) : P.Samples.reserve(Lines);
+      if (P.Samples.empty())
+        P.Traces.reserve(Lines);
+      else
+        P.Samples.reserve(Lines);
       Reserved = true;
     }
     // parseLine stops at the line end: CR LF, LF, CR at the end, or the end.
