@@ -14,6 +14,7 @@
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,14 +51,17 @@ cl::opt<std::string> PreAggregated("pa",
 cl::opt<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
                            cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat { Text, JSON };
+enum class OutputFormat { Text, JSON, Fdata };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
                           "hottest functions and blocks with their share"),
                clEnumValN(OutputFormat::JSON, "json",
                           "every profiled function's blocks, edges and calls "
-                          "(docs/profile.md)")),
+                          "(docs/profile.md)"),
+               clEnumValN(OutputFormat::Fdata, "fdata",
+                          "BOLT fdata, as perf2bolt writes it for the same "
+                          "input (llvm-bolt --data)")),
     cl::init(OutputFormat::Text), cl::cat(ProfileCategory));
 cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -72,6 +76,18 @@ cl::opt<std::string> CFG("cfg",
                          cl::desc("Write a Graphviz dot picture of this "
                                   "function's blocks and edges instead"),
                          cl::value_desc("function"), cl::cat(ProfileCategory));
+cl::opt<FdataDialect> Dialect(
+    "fdata-dialect",
+    cl::desc("With --format=fdata, the perf2bolt to match (default: 22)"),
+    cl::values(clEnumValN(FdataDialect::Bolt22, "22", "perf2bolt 22"),
+               clEnumValN(FdataDialect::Bolt19, "19",
+                          "perf2bolt 19: unknown ends keep their address")),
+    cl::init(FdataDialect::Bolt22), cl::cat(ProfileCategory));
+cl::opt<bool> BasicSamples(
+    "ba",
+    cl::desc("With --format=fdata, write IP samples (a no_lbr file, as "
+             "perf2bolt --ba); the default for profiles without branches"),
+    cl::cat(ProfileCategory));
 cl::opt<bool> IgnoreBuildID("ignore-build-id",
                             cl::desc("Read a profile recorded for another "
                                      "build ID of the binary"),
@@ -153,12 +169,20 @@ int main(int argc, char **argv) {
   SourceFacts Facts;
   BranchProfile Profile =
       unwrap(Source.Path, readProfile(Source, *Binary, Facts));
-  BlockProfile Blocks = countBlocks(Profile, *Binary, *Decoder);
-
   std::error_code EC;
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
+  if (Format == OutputFormat::Fdata && CFG.empty()) {
+    FdataOptions Options;
+    Options.Dialect = Dialect;
+    Options.BasicSamples = BasicSamples || !Profile.HasBranches;
+    unwrap(BinaryPath,
+           writeFdata(Profile, *Binary, *Decoder, Options, Out.os()));
+    Out.keep();
+    return 0;
+  }
+  BlockProfile Blocks = countBlocks(Profile, *Binary, *Decoder);
   ProfileOrigin Origin{Source.Path, formatName(Source.Format).str(), &Profile};
   if (!CFG.empty()) {
     if (Error E = printFunctionCFG(Out.os(), *Binary, Blocks, CFG))
