@@ -333,8 +333,8 @@ Expected<FdataProfile> FdataReader::read(MemoryBufferRef Buffer,
         static_cast<const char *>(std::memchr(Cur, '\n', End - Cur));
     const char *LineEnd = NL ? NL : End;
     if (Error E = Parser.parse(StringRef(Cur, LineEnd - Cur), LineNo))
-      return std::move(E);
+      return E;
     Cur = NL ? NL + 1 : End;
   }
-  return std::move(Result);
+  return Result;
 }

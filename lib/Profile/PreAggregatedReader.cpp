@@ -334,6 +334,6 @@ Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
                                                   StringRef BinaryBuildID) {
   BranchProfile P;
   if (Error E = Parser(Buffer, BinaryBuildID, P).parse())
-    return std::move(E);
-  return std::move(P);
+    return E;
+  return P;
 }

@@ -15,8 +15,10 @@ shift 4
 bin=$out/$(basename "$src" .c)
 mkdir -p "$out"
 clang -O2 -fbasic-block-address-map -w "$@" -o "$bin" "$src"
-qemu-x86_64 -plugin "$plugin,out=$bin.triples" "$bin" >"$bin.out"
-python3 "$here/callgrind-counts.py" "$bin" -o "$bin.counts" -- "$bin" \
+# The simulators and the traced program never need a sanitizer runtime
+# (the sanitizer suite preloads one into every process).
+env -u LD_PRELOAD qemu-x86_64 -plugin "$plugin,out=$bin.triples" "$bin" >"$bin.out"
+env -u LD_PRELOAD python3 "$here/callgrind-counts.py" "$bin" -o "$bin.counts" -- "$bin" \
   >/dev/null 2>"$bin.callgrind.err"
 for dialect in 22 19; do
   python3 "$here/trace-to-preagg.py" "$bin" "$bin.triples" \
