@@ -1,9 +1,10 @@
 //===- BoltFunctionTable.cpp - the functions BOLT sees in a binary --------===//
 //
 // Symbols are read in symbol-table order (to know the FILE symbol that
-// precedes each local), then stably sorted by address with STT_FUNC first
-// among equals, the order in which BOLT numbers local names: every local
-// symbol of an allocatable section counts, functions and data alike.
+// precedes each local), then stably sorted by address with STT_FUNC, then
+// STT_SECTION first among equals, the order in which BOLT numbers local names:
+// every local symbol of an allocatable section counts, functions and data
+// alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +29,22 @@ struct SymbolInfo {
   StringRef FileName;
   bool IsLocal = false;
   bool IsFunction = false;
+  bool IsSection = false;
   bool InCode = false;
+
+  /// Starts a function: an STT_FUNC symbol, or a section symbol (the .init
+  /// of a BOLTed binary, whose _init moved, is BOLT's `.init/1`).
+  bool startsFunction() const { return (IsFunction || IsSection) && InCode; }
 };
+
+/// The original code BOLT kept in a BOLTed binary (.bolt.org.text), which
+/// BOLT does not disassemble.
+bool isOriginalText(const SectionRef &Sec) {
+  Expected<StringRef> Name = Sec.getName();
+  bool Original = Name && Name->starts_with(".bolt.org.");
+  consumeError(Name.takeError());
+  return Original;
+}
 
 /// Reads \p S into \p Info; false for symbols BOLT does not register
 /// (undefined, absolute, at address 0, outside allocatable sections).
@@ -50,7 +65,8 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.Name = *Name;
     Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
     Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
-    Info.InCode = (*Sec)->isText();
+    Info.IsSection = S.getELFType() == ELF::STT_SECTION;
+    Info.InCode = (*Sec)->isText() && !isOriginalText(**Sec);
   }
   consumeError(Flags.takeError());
   consumeError(Name.takeError());
@@ -78,7 +94,9 @@ std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj) {
   llvm::stable_sort(Syms, [](const SymbolInfo &A, const SymbolInfo &B) {
     if (A.Address != B.Address)
       return A.Address < B.Address;
-    return A.IsFunction && !B.IsFunction;
+    if (A.IsFunction != B.IsFunction)
+      return A.IsFunction;
+    return A.IsSection && !B.IsSection;
   });
   return Syms;
 }
@@ -108,7 +126,7 @@ void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
         AltName = Names.uniquify((Name + "/" + S.FileName).str());
       Name = Names.uniquify(Name);
     }
-    if (!S.IsFunction || !S.InCode)
+    if (!S.startsFunction())
       continue;
     if (!Functions.empty() && Functions.back().Address == S.Address) {
       BoltFunction &F = Functions.back();
@@ -188,8 +206,12 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
                     });
   for (size_t I = 0; I + 1 < Functions.size(); ++I)
     Functions[I].End = std::min(Functions[I].End, Functions[I + 1].Address);
-  for (BoltFunction &F : Functions)
+  for (BoltFunction &F : Functions) {
     F.End = std::max(F.End, F.Address + F.Size);
+    // BOLT gives a function without a symbol size all it covers.
+    if (F.Size == 0 && !F.IsPseudo)
+      F.Size = F.End - F.Address;
+  }
 }
 
 } // namespace
