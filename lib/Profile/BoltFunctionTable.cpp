@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 
 using namespace llvm;
 using namespace llvm::object;
@@ -37,15 +39,6 @@ struct SymbolInfo {
   bool startsFunction() const { return (IsFunction || IsSection) && InCode; }
 };
 
-/// The original code BOLT kept in a BOLTed binary (.bolt.org.text), which
-/// BOLT does not disassemble.
-bool isOriginalText(const SectionRef &Sec) {
-  Expected<StringRef> Name = Sec.getName();
-  bool Original = Name && Name->starts_with(".bolt.org.");
-  consumeError(Name.takeError());
-  return Original;
-}
-
 /// Reads \p S into \p Info; false for symbols BOLT does not register
 /// (undefined, absolute, at address 0, outside allocatable sections).
 bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
@@ -66,7 +59,7 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
     Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
     Info.IsSection = S.getELFType() == ELF::STT_SECTION;
-    Info.InCode = (*Sec)->isText() && !isOriginalText(**Sec);
+    Info.InCode = (*Sec)->isText();
   }
   consumeError(Flags.takeError());
   consumeError(Name.takeError());
@@ -153,7 +146,17 @@ std::vector<ELFPltEntry> pltEntries(const ELFObjectFileBase &Obj,
 #endif
 }
 
-/// The end of the section named \p Name holding \p Address.
+/// The end of the code section holding \p Address.
+std::optional<uint64_t> codeSectionEnd(const ELFObjectFileBase &Obj,
+                                       uint64_t Address) {
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && Address >= S.getAddress() &&
+        Address - S.getAddress() < S.getSize())
+      return S.getAddress() + S.getSize();
+  return std::nullopt;
+}
+
+/// The bounds of the section named \p Name.
 std::optional<std::pair<uint64_t, uint64_t>>
 sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
   for (const SectionRef &S : Obj.sections()) {
@@ -198,6 +201,57 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
   F.IsPseudo = true;
 }
 
+/// The (start, size) of every FDE of \p Obj's .eh_frame.
+std::vector<std::pair<uint64_t, uint64_t>>
+frameRanges(const ELFObjectFileBase &Obj) {
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    Expected<StringRef> Contents = S.getContents();
+    if (Name && *Name == ".eh_frame" && Contents) {
+      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
+                              Obj.getBytesInAddress());
+      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
+      if (Error E = Frame.parse(Data))
+        consumeError(std::move(E));
+      for (const dwarf::FrameEntry &Entry : Frame.entries())
+        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
+          Ranges.emplace_back(F->getInitialLocation(), F->getAddressRange());
+    }
+    consumeError(Name.takeError());
+    consumeError(Contents.takeError());
+  }
+  llvm::sort(Ranges);
+  return Ranges;
+}
+
+/// Extends functions to their FDE's size and adds BOLT's
+/// `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function symbol.
+void addFrameFunctions(const ELFObjectFileBase &Obj,
+                       std::vector<BoltFunction> &Functions) {
+  std::vector<BoltFunction> Added;
+  for (auto [Start, Size] : frameRanges(Obj)) {
+    auto It = llvm::partition_point(
+        Functions, [&](const BoltFunction &F) { return F.Address < Start; });
+    if (It != Functions.end() && It->Address == Start) {
+      It->Size = std::max(It->Size, Size);
+      continue;
+    }
+    if (It != Functions.begin() &&
+        Start < std::prev(It)->Address + std::prev(It)->Size)
+      continue;
+    std::optional<uint64_t> End = codeSectionEnd(Obj, Start);
+    if (!End)
+      continue;
+    BoltFunction &F = Added.emplace_back();
+    F.Address = Start;
+    F.Size = Size;
+    F.End = *End;
+    F.Name = F.BATName = ("__BOLT_FDE_FUNCat" + Twine::utohexstr(Start)).str();
+  }
+  llvm::append_range(Functions, Added);
+}
+
 /// Sorts \p Functions and ends each at the next one's start.
 void closeExtents(std::vector<BoltFunction> &Functions) {
   llvm::stable_sort(Functions,
@@ -220,6 +274,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
                                            const MCSubtargetInfo &STI) {
   BoltFunctionTable T;
   addSymbolFunctions(readSymbols(Obj), T.Functions);
+  addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   closeExtents(T.Functions);
   return T;
