@@ -10,7 +10,8 @@
 # the crash reproducers of test/dumper/Inputs/fuzz-crashes)
 # and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
 # with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
-# descriptors written by BOLT 16 and 22).
+# descriptors written by BOLT 16 and 22); the hand-written seeds of the
+# text readers are copied from fuzz/seeds/<target>/.
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
 # build/llvm-22/bbmap-plugin.so if present).
 set -euo pipefail
@@ -105,6 +106,11 @@ for v in 16 22; do
   done
 done
 cp "$root"/test/bat/Inputs/fuzz-crashes/* "$bat"/
+# Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
+for d in "$root"/fuzz/seeds/*/; do
+  mkdir -p "$out/$(basename "$d")"
+  cp "$d"* "$out/$(basename "$d")"/
+done
 echo "make-corpus.sh: $(ls "$elf" | wc -l) files in $elf," \
   "$(ls "$out/fuzz-bb-addr-map" | wc -l) in $out/fuzz-bb-addr-map," \
   "$(ls "$bat" | wc -l) in $bat"

@@ -4,7 +4,8 @@
 # and `apt-get update` runs only when something is missing.
 #
 # Usage: scripts/bootstrap.sh [--with-sources]
-#   --with-sources  also enable deb-src and fetch what `apt-get source` needs
+#   --with-sources  also add deb-src lines for the Debian archives apt is
+#                   configured with, for `apt-get source`
 set -euo pipefail
 
 MAJORS=${BBMAP_LLVM_MAJORS:-"19 22"}
@@ -12,7 +13,7 @@ WITH_SOURCES=0
 for arg in "$@"; do
   case "$arg" in
     --with-sources) WITH_SOURCES=1 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "bootstrap.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -20,7 +21,7 @@ done
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-pkgs="cmake ninja-build python3 python3-jsonschema file binutils dpkg-dev time tcl zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev"
+pkgs="cmake ninja-build python3 python3-jsonschema file binutils dpkg-dev time tcl zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev qemu-user valgrind linux-perf graphviz"
 for n in $MAJORS; do
   pkgs="$pkgs llvm-$n-dev llvm-$n-tools clang-$n lld-$n bolt-$n libclang-rt-$n-dev"
 done
@@ -37,11 +38,24 @@ for p in $pkgs; do
 done
 
 need_update=0
+# deb-src lines for `apt-get source`: one per Debian archive the machine
+# already installs packages from (the repositories `apt-cache policy` lists
+# with origin Debian), so sources come from the mirror it is configured with.
+debsrc_from_configured() {
+  apt-cache policy | awk '
+    $2 ~ /^[a-z]+:\/\// { uri = $2; split($3, sc, "/"); next }
+    /^ *release / && /o=Debian,/ && uri != "" {
+      print "deb-src " uri " " sc[1] " " sc[2]; uri = "" }' | sort -u
+}
 if [ "$WITH_SOURCES" -eq 1 ]; then
-  src=/etc/apt/sources.list.d/bbmap-deb-src.sources
+  src=/etc/apt/sources.list.d/bbmap-deb-src.list
   if [ ! -f "$src" ]; then
-    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
-      $SUDO tee "$src" >/dev/null
+    entries=$(debsrc_from_configured)
+    if [ -z "$entries" ]; then
+      echo "bootstrap.sh: no Debian archive configured to take deb-src from" >&2
+      exit 1
+    fi
+    printf '%s\n' "$entries" | $SUDO tee "$src" >/dev/null
     need_update=1
   fi
 fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # demo.sh - the main job on a shipped example: build the plugin, compile
 # examples/demo.c with stock clang 19 and 22 loading bbmap-plugin.so, dump the
-# .llvm_bb_addr_map of each object with bbmap-dump, then link and run the
-# program.
+# .llvm_bb_addr_map of each object with bbmap-dump, link and run the
+# program, then profile it: a complete trace of one run (QEMU + the
+# exact-trace plugin of test/tools) as a BOLT pre-aggregated profile, which
+# bbmap-profile charges to the map's blocks and summarises.
 #
 # Usage: scripts/demo.sh [N ...]     (default: 19 22)
 set -euo pipefail
@@ -14,6 +16,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 "$root/scripts/build.sh" $majors >/dev/null
+tracer=$root/test/tools/exact-trace
+cc -O2 -shared -fPIC -o "$out/trace.so" "$tracer/trace-plugin.c"
 for n in $majors; do
   plugin=$build/llvm-$n/bbmap-plugin.so
   echo "== clang-$n -O2 -fpass-plugin=$plugin -c examples/demo.c"
@@ -25,4 +29,10 @@ for n in $majors; do
   "clang-$n" -fuse-ld=lld "$out/demo-$n.o" -o "$out/demo-$n"
   echo "== ./demo-$n 12"
   "$out/demo-$n" 12
+  echo "== bbmap-profile demo-$n --pa=demo-$n.pa --top=5"
+  qemu-x86_64 -plugin "$out/trace.so,out=$out/demo-$n.triples" \
+    "$out/demo-$n" 12 >/dev/null
+  python3 "$tracer/trace-to-preagg.py" "$out/demo-$n" "$out/demo-$n.triples" \
+    --format=22 -o "$out/demo-$n.pa"
+  "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" --top=5
 done

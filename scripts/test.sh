@@ -9,5 +9,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BBMAP_BUILD_DIR:-$root/build}
 
 "$root/scripts/build.sh" 19 22
-exec /usr/lib/llvm-22/bin/lit -sv --time-tests "$@" \
+exec "$(llvm-config-22 --bindir)/lit" -sv --time-tests "$@" \
   "$build/llvm-19/test" "$build/llvm-22/test"

@@ -60,6 +60,9 @@ subs = [
     ('%text-digest', '%s %s' % (py, os.path.join(tools, 'text-digest.py'))),
     ('%run-each', '%s %s' % (py, os.path.join(tools, 'run-each.py'))),
     ('%inputs', os.path.join(config.test_source_root, 'Inputs')),
+    ('%bbmap-profile', config.bbmap_profile),
+    ('%exact-trace', os.path.join(tools, 'exact-trace')),
+    ('%fdata-diff', '%s %s' % (py, os.path.join(tools, 'fdata-diff.py'))),
 ]
 for major in (19, 22):
     bindir = '/usr/lib/llvm-%d/bin' % major

@@ -82,6 +82,18 @@ public:
   }
 
   size_t numBlocks() const { return Extents.size(); }
+  /// Entries are numbered by ascending block start; these read one entry.
+  uint64_t blockStart(uint32_t Entry) const { return Extents[Entry].Start; }
+  uint64_t blockEnd(uint32_t Entry) const { return Extents[Entry].End; }
+  /// True when both entries are blocks of the same range of one function,
+  /// so that every entry between them is too.
+  bool sameFunction(uint32_t A, uint32_t B) const {
+    return Refs[A].Section == Refs[B].Section &&
+           Refs[A].Function == Refs[B].Function;
+  }
+  bool sameRange(uint32_t A, uint32_t B) const {
+    return sameFunction(A, B) && Refs[A].Range == Refs[B].Range;
+  }
 
   /// Cache hints for a later find(Address), in two steps: prefetchBucket
   /// early, then prefetchBlocks once the bucket entry has arrived.

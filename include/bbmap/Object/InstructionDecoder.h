@@ -1,0 +1,106 @@
+//===- InstructionDecoder.h - one machine instruction at a time -*- C++ -*-===//
+//
+// Decodes the instruction at an address of a linked file's executable
+// sections with LLVM's MC disassembler and tells what kind of control flow
+// it is: what profile mapping needs to tell a call from a jump, a return
+// from a branch, and where a block's fall-through ends.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_OBJECT_INSTRUCTIONDECODER_H
+#define BBMAP_OBJECT_INSTRUCTIONDECODER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class MCContext;
+class MCDisassembler;
+class MCInst;
+class MCInstrAnalysis;
+class MCInstrInfo;
+class MCRegisterInfo;
+class MCAsmInfo;
+class MCSubtargetInfo;
+} // namespace llvm
+
+namespace bbmap {
+
+/// The control flow of an instruction.
+enum class InstrKind : uint8_t {
+  Other,
+  Nop,
+  Call,
+  IndirectCall,
+  Return,
+  CondBranch,
+  UncondBranch,
+  IndirectBranch,
+  Trap,
+};
+
+struct Instruction {
+  uint64_t Address = 0;
+  uint8_t Size = 0;
+  InstrKind Kind = InstrKind::Other;
+  /// The direct branch or call target, when the instruction names one.
+  std::optional<uint64_t> Target;
+
+  uint64_t end() const { return Address + Size; }
+  bool isCall() const {
+    return Kind == InstrKind::Call || Kind == InstrKind::IndirectCall;
+  }
+  /// Control never falls through to the next instruction.
+  bool isBarrier() const {
+    return Kind == InstrKind::Return || Kind == InstrKind::UncondBranch ||
+           Kind == InstrKind::IndirectBranch || Kind == InstrKind::Trap;
+  }
+  /// Ends a straight-line run: any branch, return or trap (not a call).
+  bool endsBlock() const {
+    return isBarrier() || Kind == InstrKind::CondBranch;
+  }
+};
+
+class InstructionDecoder {
+public:
+  ~InstructionDecoder();
+
+  /// Sets up the disassembler for \p Obj's target; \p Obj must outlive the
+  /// decoder.
+  static llvm::Expected<std::unique_ptr<InstructionDecoder>>
+  create(const llvm::object::ELFObjectFileBase &Obj);
+
+  /// The instruction at \p Address; none when the address is outside every
+  /// executable section or its bytes do not decode.
+  std::optional<Instruction> decode(uint64_t Address) const;
+
+  /// The subtarget, for LLVM Object calls that need one.
+  const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
+
+private:
+  struct CodeSection {
+    uint64_t Address;
+    llvm::ArrayRef<uint8_t> Bytes;
+  };
+
+  InstructionDecoder() = default;
+  InstrKind classify(const llvm::MCInst &Inst) const;
+
+  std::vector<CodeSection> Sections;
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCDisassembler> Disassembler;
+  std::unique_ptr<llvm::MCInstrAnalysis> Analysis;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_OBJECT_INSTRUCTIONDECODER_H

@@ -1,0 +1,99 @@
+//===- BlockProfile.h - per-block and per-edge counts -----------*- C++ -*-===//
+//
+// What bbmap-profile computes from a BranchProfile and the binary's maps:
+// for every basic block of the maps, how often its first byte executed (or,
+// for IP samples, how many samples fell in it); for every CFG edge between
+// two blocks of one function, how often it was taken; for every call site,
+// its callee and count. Blocks are named by their AddressIndex entry, which
+// numbers all blocks by ascending address; docs/profile.md gives the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BLOCKPROFILE_H
+#define BBMAP_PROFILE_BLOCKPROFILE_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace bbmap {
+
+struct EdgeCount {
+  uint64_t Count = 0;
+  uint64_t Mispreds = 0;
+};
+
+/// A call (or tail call) from an instruction of a mapped block.
+struct CallKey {
+  /// The calling instruction's address.
+  uint64_t Site = 0;
+  /// The callee's entry address.
+  uint64_t Callee = 0;
+  /// A jump to another function's entry rather than a call instruction.
+  bool TailCall = false;
+  bool operator<(const CallKey &O) const {
+    return std::tie(Site, Callee, TailCall) <
+           std::tie(O.Site, O.Callee, O.TailCall);
+  }
+};
+
+/// Records that were not charged, by reason; each is reported.
+struct MappingStats {
+  /// Branches whose source is a return instruction (not CFG edges).
+  uint64_t Returns = 0;
+  /// Calls and tail calls (call-graph edges, not CFG edges).
+  uint64_t Calls = 0;
+  /// Branches with an end outside every map (PLT, libraries, start-up code).
+  uint64_t BranchesOutside = 0;
+  /// Jumps into the middle of a block or into another function's body.
+  uint64_t BranchesIntoBlock = 0;
+  /// Fall-through runs that start or end outside every map.
+  uint64_t RunsOutside = 0;
+  /// Runs that go backwards.
+  uint64_t RunsBackwards = 0;
+  /// Runs that leave their function or function part.
+  uint64_t RunsAcrossRanges = 0;
+  /// IP samples outside every block.
+  uint64_t SamplesOutside = 0;
+};
+
+struct BlockProfile {
+  /// True when the counts are IP samples, not executions.
+  bool Sampled = false;
+  /// Indexed by AddressIndex entry.
+  std::vector<uint64_t> Counts;
+  /// (from entry, to entry) -> count; fall-throughs and taken branches alike.
+  std::map<std::pair<uint32_t, uint32_t>, EdgeCount> Edges;
+  std::map<CallKey, EdgeCount> Calls;
+  /// Returns executed from each block (AddressIndex entry -> count).
+  std::map<uint32_t, uint64_t> Returns;
+  MappingStats Stats;
+};
+
+/// The blocks of one mapped function.
+struct FunctionBlocks {
+  llvm::StringRef Name;
+  uint64_t Address = 0;
+  /// AddressIndex entries in address order.
+  std::vector<uint32_t> Entries;
+  /// The entry count (its entry block's count) and the sum over blocks.
+  uint64_t EntryCount = 0;
+  uint64_t Total = 0;
+};
+
+/// Every mapped function with a non-zero count, hottest (by Total) first.
+std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
+                                              const AddressIndex &Index);
+
+/// Charges \p Profile to the blocks of \p Binary's maps.
+BlockProfile countBlocks(const BranchProfile &Profile,
+                         const MappedBinary &Binary,
+                         const InstructionDecoder &Decoder);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BLOCKPROFILE_H

@@ -1,0 +1,55 @@
+//===- bbmap/Profile/PerfDataReader.h - perf.data reader --------*- C++ -*-===//
+//
+// Reads a perf.data file by running Linux perf on it and handing its text
+// to PerfScriptReader. Three perf runs, each with output to a temporary
+// file:
+//
+//   perf evlist -v -f -i DATA         (does any event sample BRANCH_STACK?)
+//   perf buildid-list -f -i DATA      (is the binary the one perf saw?)
+//   perf script -f -i DATA -F pid,event,brstack|pid,event,ip
+//               --show-mmap-events --show-task-events -G
+//
+// Branch stacks are read when an event of the file records them, IP
+// samples otherwise; the profile's HasBranches says which.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_PERFDATAREADER_H
+#define BBMAP_PROFILE_PERFDATAREADER_H
+
+#include "bbmap/Profile/BranchProfile.h"
+#include "bbmap/Profile/PerfScriptReader.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace bbmap {
+
+struct PerfDataOptions {
+  /// The perf executable; empty: $BBMAP_PERF, else perf on PATH.
+  std::string PerfPath;
+  /// Match mmap events of this file name instead of the binary's own.
+  std::string BinaryName;
+  /// Read the profile although perf recorded another build-id for the
+  /// binary's name (or none of the binary's build-id).
+  bool IgnoreBuildID = false;
+};
+
+/// The perf executable: Explicit if not empty, else $BBMAP_PERF if set,
+/// else perf on PATH.
+llvm::Expected<std::string> findPerf(llvm::StringRef Explicit);
+
+/// Reads the samples of Binary in the perf.data file PerfData.
+///
+/// Build-ids: when both the binary and the file have build-ids, the file
+/// must list the binary's build-id (perf buildid-list); if it lists it
+/// under another file name, mmap events of that name are read, and if it
+/// lists the binary's name with another build-id, or not the build-id at
+/// all, reading fails unless Options.IgnoreBuildID is set.
+llvm::Expected<BranchProfile> readPerfData(llvm::StringRef PerfData,
+                                           const PerfBinary &Binary,
+                                           const PerfDataOptions &Options = {});
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_PERFDATAREADER_H

@@ -1,0 +1,47 @@
+//===- ProfileSource.h - read any profile input into one model --*- C++ -*-===//
+//
+// The one entry point bbmap-profile reads its input through: a perf.data
+// file, `perf script` text, a BOLT pre-aggregated profile or BOLT fdata,
+// each read by its own reader into a BranchProfile of the profiled binary.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_PROFILESOURCE_H
+#define BBMAP_PROFILE_PROFILESOURCE_H
+
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace bbmap {
+
+enum class ProfileFormat { PerfData, PerfScript, PreAggregated, Fdata };
+
+struct ProfileSource {
+  ProfileFormat Format = ProfileFormat::PreAggregated;
+  std::string Path;
+  /// Read a perf profile although its build ID is not the binary's.
+  bool IgnoreBuildID = false;
+  /// The perf executable (perf.data only); empty: $BBMAP_PERF or PATH.
+  std::string PerfPath;
+};
+
+/// What reading a source gives besides the profile.
+struct SourceFacts {
+  /// fdata: the `boltedcollection` header.
+  bool BoltedCollection = false;
+  /// fdata: names the binary's symbol table does not define.
+  uint64_t UnresolvedLocations = 0;
+};
+
+/// Reads \p Source as a profile of \p Binary. Errors name the file and,
+/// for text formats, the line.
+llvm::Expected<BranchProfile> readProfile(const ProfileSource &Source,
+                                          const MappedBinary &Binary,
+                                          SourceFacts &Facts);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_PROFILESOURCE_H

@@ -1,0 +1,148 @@
+//===- InstructionDecoder.cpp - one machine instruction at a time ---------===//
+//
+// Targets are registered once per process. The kind of an instruction comes
+// from its MCInstrDesc flags through MCInstrAnalysis; no-ops are recognised
+// by opcode name, which MC has no flag for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include <mutex>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+namespace {
+
+void registerTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+  });
+}
+
+/// The target-registry calls take a Triple from LLVM 21 on and a string
+/// before (the string forms are deprecated in 22).
+#if LLVM_VERSION_MAJOR >= 21
+const Triple &registryTriple(const Triple &TT) { return TT; }
+#else
+const std::string &registryTriple(const Triple &TT) { return TT.getTriple(); }
+#endif
+
+Error setupError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           "cannot disassemble: " + Msg);
+}
+
+} // namespace
+
+InstructionDecoder::~InstructionDecoder() = default;
+
+Expected<std::unique_ptr<InstructionDecoder>>
+InstructionDecoder::create(const ELFObjectFileBase &Obj) {
+  registerTargets();
+  std::unique_ptr<InstructionDecoder> D(new InstructionDecoder());
+  Triple TT = Obj.makeTriple();
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(registryTriple(TT), Err);
+  if (!T)
+    return setupError(Err);
+  Expected<SubtargetFeatures> Features = Obj.getFeatures();
+  if (!Features)
+    return Features.takeError();
+  StringRef CPU = Obj.tryGetCPUName().value_or("");
+  D->MRI.reset(T->createMCRegInfo(registryTriple(TT)));
+  MCTargetOptions Options;
+  D->MAI.reset(T->createMCAsmInfo(*D->MRI, registryTriple(TT), Options));
+  D->STI.reset(
+      T->createMCSubtargetInfo(registryTriple(TT), CPU, Features->getString()));
+  D->MII.reset(T->createMCInstrInfo());
+  if (!D->MRI || !D->MAI || !D->STI || !D->MII)
+    return setupError("no MC support for " + TT.str());
+  D->Ctx =
+      std::make_unique<MCContext>(TT, D->MAI.get(), D->MRI.get(), D->STI.get());
+  D->Disassembler.reset(T->createMCDisassembler(*D->STI, *D->Ctx));
+  D->Analysis.reset(T->createMCInstrAnalysis(D->MII.get()));
+  if (!D->Disassembler || !D->Analysis)
+    return setupError("no disassembler for " + TT.str());
+  for (const SectionRef &S : Obj.sections()) {
+    if (!S.isText() || S.isVirtual())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents)
+      return Contents.takeError();
+    D->Sections.push_back({S.getAddress(), arrayRefFromStringRef(*Contents)});
+  }
+  llvm::sort(D->Sections, [](const CodeSection &A, const CodeSection &B) {
+    return A.Address < B.Address;
+  });
+  return D;
+}
+
+InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
+  const MCInstrDesc &Desc = MII->get(Inst.getOpcode());
+  if (Analysis->isCall(Inst))
+    return InstrKind::Call;
+  if (Analysis->isReturn(Inst))
+    return InstrKind::Return;
+  if (Analysis->isIndirectBranch(Inst))
+    return InstrKind::IndirectBranch;
+  if (Analysis->isConditionalBranch(Inst))
+    return InstrKind::CondBranch;
+  if (Analysis->isUnconditionalBranch(Inst))
+    return InstrKind::UncondBranch;
+  if (Desc.isTrap())
+    return InstrKind::Trap;
+  if (MII->getName(Inst.getOpcode()).starts_with("NOOP"))
+    return InstrKind::Nop;
+  return InstrKind::Other;
+}
+
+std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
+  auto It = llvm::upper_bound(
+      Sections, Address,
+      [](uint64_t A, const CodeSection &S) { return A < S.Address; });
+  if (It == Sections.begin())
+    return std::nullopt;
+  const CodeSection &S = *std::prev(It);
+  if (Address - S.Address >= S.Bytes.size())
+    return std::nullopt;
+  MCInst Inst;
+  uint64_t Size = 0;
+  if (Disassembler->getInstruction(Inst, Size,
+                                   S.Bytes.drop_front(Address - S.Address),
+                                   Address, nulls()) != MCDisassembler::Success)
+    return std::nullopt;
+  Instruction I;
+  I.Address = Address;
+  I.Size = Size;
+  I.Kind = classify(Inst);
+  uint64_t Target = 0;
+  if (I.Kind == InstrKind::Call || I.Kind == InstrKind::CondBranch ||
+      I.Kind == InstrKind::UncondBranch) {
+    if (Analysis->evaluateBranch(Inst, Address, Size, Target))
+      I.Target = Target;
+    else if (I.Kind == InstrKind::Call)
+      I.Kind = InstrKind::IndirectCall;
+  }
+  return I;
+}
+
+} // namespace bbmap

@@ -1,0 +1,206 @@
+//===- BlockProfile.cpp - per-block and per-edge counts -------------------===//
+//
+// A fall-through run charges a contiguous span of AddressIndex entries, so
+// runs are added to difference arrays (blocks, and fall-through edges
+// entry -> entry + 1) in constant time whatever their length; one prefix
+// sum at the end gives the counts. Branch sources are classified by
+// decoding the instruction there (once per address).
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/BlockProfile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+class BlockCounter {
+public:
+  BlockCounter(const MappedBinary &Binary, const InstructionDecoder &Decoder)
+      : Index(Binary.index()), Decoder(Decoder),
+        BlockDiff(Index.numBlocks() + 1), FallDiff(Index.numBlocks() + 1) {}
+
+  void addTrace(const Trace &T) {
+    if (T.hasBranch())
+      addBranch(T);
+    if (T.hasFallthrough())
+      addRun(T.To, T.FallthroughEnd, T.Count);
+  }
+  void addSample(const Sample &S);
+  BlockProfile finish(bool Sampled);
+
+private:
+  void addBranch(const Trace &T);
+  void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
+  InstrKind kindAt(uint64_t Address);
+  void addCall(const Trace &T, bool TailCall) {
+    EdgeCount &C = Calls[{T.From, T.To, TailCall}];
+    C.Count += T.Count;
+    C.Mispreds += T.Mispreds;
+    ++Stats.Calls;
+  }
+
+  const AddressIndex &Index;
+  const InstructionDecoder &Decoder;
+  /// Differences of block counts and of the counts of the fall-through
+  /// edges entry -> entry + 1 (unsigned arithmetic wraps back exactly).
+  std::vector<uint64_t> BlockDiff;
+  std::vector<uint64_t> FallDiff;
+  std::vector<uint64_t> SampleCounts;
+  DenseMap<std::pair<uint32_t, uint32_t>, EdgeCount> Jumps;
+  std::map<CallKey, EdgeCount> Calls;
+  std::map<uint32_t, uint64_t> Returns;
+  DenseMap<uint64_t, InstrKind> Kinds;
+  MappingStats Stats;
+};
+
+InstrKind BlockCounter::kindAt(uint64_t Address) {
+  auto [It, New] = Kinds.try_emplace(Address, InstrKind::Other);
+  if (New)
+    if (std::optional<Instruction> I = Decoder.decode(Address))
+      It->second = I->Kind;
+  return It->second;
+}
+
+void BlockCounter::addBranch(const Trace &T) {
+  if (T.FromExternal || T.ToExternal) {
+    ++Stats.BranchesOutside;
+    return;
+  }
+  InstrKind Kind = kindAt(T.From);
+  uint32_t Src = Index.find(T.From, LookupSide::From);
+  if (T.Kind == TraceKind::Return || Kind == InstrKind::Return) {
+    ++Stats.Returns;
+    if (Src != AddressIndex::NotFound)
+      Returns[Src] += T.Count;
+    return;
+  }
+  if (Kind == InstrKind::Call || Kind == InstrKind::IndirectCall)
+    return addCall(T, /*TailCall=*/false);
+  uint32_t Dst = Index.find(T.To, LookupSide::To);
+  if (Src == AddressIndex::NotFound || Dst == AddressIndex::NotFound) {
+    ++Stats.BranchesOutside;
+    return;
+  }
+  if (!Index.sameFunction(Src, Dst) &&
+      Index.match(Dst).function().address() == T.To)
+    return addCall(T, /*TailCall=*/true);
+  if (!Index.sameFunction(Src, Dst) || Index.blockStart(Dst) != T.To) {
+    ++Stats.BranchesIntoBlock;
+    return;
+  }
+  EdgeCount &E = Jumps[{Src, Dst}];
+  E.Count += T.Count;
+  E.Mispreds += T.Mispreds;
+}
+
+void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count) {
+  if (Begin > End) {
+    ++Stats.RunsBackwards;
+    return;
+  }
+  uint32_t First = Index.find(Begin, LookupSide::To);
+  if (First == AddressIndex::NotFound)
+    First = Index.find(Begin, LookupSide::From);
+  uint32_t Last = Index.find(End, LookupSide::From);
+  if (First == AddressIndex::NotFound || Last == AddressIndex::NotFound) {
+    ++Stats.RunsOutside;
+    return;
+  }
+  if (!Index.sameRange(First, Last)) {
+    ++Stats.RunsAcrossRanges;
+    return;
+  }
+  // A run that lands inside a block (after a return) enters the next one by
+  // falling through, but did not execute the first one's first byte.
+  uint32_t FirstCharged = Index.blockStart(First) >= Begin ? First : First + 1;
+  if (FirstCharged <= Last) {
+    BlockDiff[FirstCharged] += Count;
+    BlockDiff[Last + 1] -= Count;
+  }
+  if (First < Last) {
+    FallDiff[First] += Count;
+    FallDiff[Last] -= Count;
+  }
+}
+
+void BlockCounter::addSample(const Sample &S) {
+  uint32_t Entry = Index.find(S.Address, LookupSide::From);
+  if (Entry == AddressIndex::NotFound) {
+    ++Stats.SamplesOutside;
+    return;
+  }
+  if (SampleCounts.empty())
+    SampleCounts.resize(Index.numBlocks());
+  SampleCounts[Entry] += S.Count;
+}
+
+BlockProfile BlockCounter::finish(bool Sampled) {
+  BlockProfile P;
+  P.Sampled = Sampled;
+  P.Counts.resize(Index.numBlocks());
+  uint64_t Block = 0, Fall = 0;
+  for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
+    Block += BlockDiff[E];
+    Fall += FallDiff[E];
+    P.Counts[E] = Sampled ? SampleCounts[E] : Block;
+    if (Fall)
+      P.Edges[{E, E + 1}].Count += Fall;
+  }
+  for (const auto &[Key, C] : Jumps) {
+    EdgeCount &E = P.Edges[Key];
+    E.Count += C.Count;
+    E.Mispreds += C.Mispreds;
+  }
+  P.Calls = std::move(Calls);
+  P.Returns = std::move(Returns);
+  P.Stats = Stats;
+  return P;
+}
+
+} // namespace
+
+std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
+                                              const AddressIndex &Index) {
+  std::map<std::pair<const DecodedSection *, uint32_t>, FunctionBlocks> ByKey;
+  for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
+    BlockMatch M = Index.match(E);
+    FunctionBlocks &F = ByKey[{M.Section, M.Function}];
+    if (F.Entries.empty()) {
+      F.Name = M.name();
+      F.Address = M.function().address();
+    }
+    F.Entries.push_back(E);
+    F.Total += P.Counts[E];
+    if (M.BlockStart == F.Address && M.Range == 0 && M.Block == 0)
+      F.EntryCount = P.Counts[E];
+  }
+  std::vector<FunctionBlocks> Result;
+  for (auto &[Key, F] : ByKey)
+    if (F.Total)
+      Result.push_back(std::move(F));
+  llvm::stable_sort(Result,
+                    [](const FunctionBlocks &A, const FunctionBlocks &B) {
+                      return A.Total > B.Total;
+                    });
+  return Result;
+}
+
+BlockProfile countBlocks(const BranchProfile &Profile,
+                         const MappedBinary &Binary,
+                         const InstructionDecoder &Decoder) {
+  BlockCounter Counter(Binary, Decoder);
+  bool Sampled = Profile.Traces.empty() && !Profile.Samples.empty();
+  if (Sampled)
+    for (const Sample &S : Profile.Samples)
+      Counter.addSample(S);
+  for (const Trace &T : Profile.Traces)
+    Counter.addTrace(T);
+  return Counter.finish(Sampled);
+}
+
+} // namespace bbmap

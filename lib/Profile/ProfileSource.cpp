@@ -1,0 +1,95 @@
+//===- ProfileSource.cpp - read any profile input into one model ----------===//
+//
+// Dispatches to the reader of each format. fdata names are resolved through
+// the binary's function symbols; a name fdata writes with a `/N` or
+// `/file/N` suffix for a local symbol resolves through its plain name when
+// that is unique.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/ProfileSource.h"
+#include "bbmap/Profile/FdataReader.h"
+#include "bbmap/Profile/PerfDataReader.h"
+#include "bbmap/Profile/PerfScriptReader.h"
+#include "bbmap/Profile/PreAggregatedReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+Expected<std::unique_ptr<MemoryBuffer>> openText(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return createFileError(Path, Buf.getError());
+  return std::move(*Buf);
+}
+
+std::optional<uint64_t> resolveFdataName(const MappedBinary &Binary,
+                                         StringRef Name) {
+  Expected<uint64_t> Address = Binary.addressOf(Name);
+  if (!Address) {
+    consumeError(Address.takeError());
+    if (Name.contains('/'))
+      return resolveFdataName(Binary, Name.substr(0, Name.find('/')));
+    return std::nullopt;
+  }
+  return *Address;
+}
+
+Expected<BranchProfile> readFdata(const MemoryBuffer &Text,
+                                  const MappedBinary &Binary,
+                                  SourceFacts &Facts) {
+  Expected<FdataProfile> P =
+      FdataReader::read(Text.getMemBufferRef(), [&](StringRef Name) {
+        return resolveFdataName(Binary, Name);
+      });
+  if (!P)
+    return P.takeError();
+  Facts.BoltedCollection = P->BoltedCollection;
+  Facts.UnresolvedLocations = P->UnresolvedLocations;
+  return std::move(P->Profile);
+}
+
+Expected<BranchProfile> readPerf(const ProfileSource &Source,
+                                 const MappedBinary &Binary) {
+  Expected<PerfBinary> PB = PerfBinary::open(Binary.path());
+  if (!PB)
+    return PB.takeError();
+  if (Source.Format == ProfileFormat::PerfData) {
+    PerfDataOptions Options;
+    Options.PerfPath = Source.PerfPath;
+    Options.IgnoreBuildID = Source.IgnoreBuildID;
+    return readPerfData(Source.Path, *PB, Options);
+  }
+  Expected<std::unique_ptr<MemoryBuffer>> Text = openText(Source.Path);
+  if (!Text)
+    return Text.takeError();
+  PerfScriptOptions Options;
+  Options.IgnoreBuildID = Source.IgnoreBuildID;
+  return PerfScriptReader::read((*Text)->getMemBufferRef(), *PB, Options);
+}
+
+} // namespace
+
+Expected<BranchProfile> readProfile(const ProfileSource &Source,
+                                    const MappedBinary &Binary,
+                                    SourceFacts &Facts) {
+  if (Source.Format == ProfileFormat::PerfData ||
+      Source.Format == ProfileFormat::PerfScript)
+    return readPerf(Source, Binary);
+  Expected<std::unique_ptr<MemoryBuffer>> Text = openText(Source.Path);
+  if (!Text)
+    return Text.takeError();
+  if (Source.Format == ProfileFormat::Fdata)
+    return readFdata(**Text, Binary, Facts);
+  return PreAggregatedReader::read((*Text)->getMemBufferRef(),
+                                   Source.IgnoreBuildID ? StringRef()
+                                                        : Binary.buildID());
+}
+
+} // namespace bbmap

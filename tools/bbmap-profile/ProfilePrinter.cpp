@@ -1,0 +1,227 @@
+//===- ProfilePrinter.cpp - block profiles as JSON, text or dot -----------===//
+//
+// JSON through llvm::json::OStream, one object per profiled function with
+// its blocks (all of them, in address order), edges and call sites. The dot
+// picture fills each block with a colour from white (cold) to red (the
+// function's hottest block).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProfilePrinter.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+/// Edges and calls of one function, found through their source entries.
+struct FunctionView {
+  const FunctionBlocks &F;
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>> Edges;
+  std::vector<std::pair<CallKey, EdgeCount>> Calls;
+};
+
+FunctionView viewOf(const FunctionBlocks &F, const BlockProfile &P,
+                    const AddressIndex &Index) {
+  FunctionView V{F, {}, {}};
+  uint32_t Lo = F.Entries.front(), Hi = F.Entries.back();
+  for (auto It = P.Edges.lower_bound({Lo, 0});
+       It != P.Edges.end() && It->first.first <= Hi; ++It)
+    if (Index.sameFunction(It->first.first, F.Entries.front()))
+      V.Edges.push_back(*It);
+  for (const auto &[Key, C] : P.Calls) {
+    uint32_t E = Index.find(Key.Site, LookupSide::From);
+    if (E != AddressIndex::NotFound && E >= Lo && E <= Hi &&
+        Index.sameFunction(E, F.Entries.front()))
+      V.Calls.push_back({Key, C});
+  }
+  return V;
+}
+
+std::string calleeName(const MappedBinary &Binary, uint64_t Address) {
+  if (const FunctionSymbol *S = symbolAt(Binary.symbols(), Address))
+    return S->Name;
+  return "0x" + utohexstr(Address, /*LowerCase=*/true);
+}
+
+void printFunctionJSON(json::OStream &J, const MappedBinary &Binary,
+                       const BlockProfile &P, const FunctionView &V) {
+  const AddressIndex &Index = Binary.index();
+  J.attribute("Name", V.F.Name);
+  J.attribute("Address", V.F.Address);
+  J.attribute("EntryCount", V.F.EntryCount);
+  J.attribute("Total", V.F.Total);
+  J.attributeArray("Blocks", [&] {
+    for (uint32_t E : V.F.Entries)
+      J.object([&] {
+        BlockMatch M = Index.match(E);
+        J.attribute("ID", M.ID);
+        J.attribute("Range", M.Range);
+        J.attribute("Address", M.BlockStart);
+        J.attribute("Size", M.BlockEnd - M.BlockStart);
+        J.attribute("Count", P.Counts[E]);
+        auto Ret = P.Returns.find(E);
+        J.attribute("Returns", Ret == P.Returns.end() ? 0 : Ret->second);
+      });
+  });
+  J.attributeArray("Edges", [&] {
+    for (const auto &[Key, C] : V.Edges)
+      J.object([&] {
+        J.attribute("From", Index.match(Key.first).ID);
+        J.attribute("To", Index.match(Key.second).ID);
+        J.attribute("Count", C.Count);
+        J.attribute("Mispreds", C.Mispreds);
+      });
+  });
+  J.attributeArray("Calls", [&] {
+    for (const auto &[Key, C] : V.Calls)
+      J.object([&] {
+        J.attribute("Site", Key.Site);
+        J.attribute("Block",
+                    Index.match(Index.find(Key.Site, LookupSide::From)).ID);
+        J.attribute("Callee", calleeName(Binary, Key.Callee));
+        J.attribute("CalleeAddress", Key.Callee);
+        J.attribute("TailCall", Key.TailCall);
+        J.attribute("Count", C.Count);
+        J.attribute("Mispreds", C.Mispreds);
+      });
+  });
+}
+
+void printStatsJSON(json::OStream &J, const MappingStats &S) {
+  J.attribute("Calls", S.Calls);
+  J.attribute("Returns", S.Returns);
+  J.attribute("BranchesOutside", S.BranchesOutside);
+  J.attribute("BranchesIntoBlock", S.BranchesIntoBlock);
+  J.attribute("RunsOutside", S.RunsOutside);
+  J.attribute("RunsBackwards", S.RunsBackwards);
+  J.attribute("RunsAcrossRanges", S.RunsAcrossRanges);
+  J.attribute("SamplesOutside", S.SamplesOutside);
+}
+
+uint64_t totalCount(const BlockProfile &P) {
+  uint64_t Sum = 0;
+  for (uint64_t C : P.Counts)
+    Sum += C;
+  return Sum;
+}
+
+double share(uint64_t Part, uint64_t Whole) {
+  return Whole ? 100.0 * Part / Whole : 0;
+}
+
+} // namespace
+
+void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
+                      const BlockProfile &P, const ProfileOrigin &Origin,
+                      bool Pretty) {
+  json::OStream J(OS, Pretty ? 2 : 0);
+  J.object([&] {
+    J.attribute("Binary", Binary.path());
+    J.attribute("BuildID", Binary.buildID());
+    J.attributeObject("Profile", [&] {
+      J.attribute("File", Origin.ProfilePath);
+      J.attribute("Format", Origin.Format);
+      J.attribute("Kind", P.Sampled ? "samples" : "executions");
+      J.attributeArray("Events", [&] {
+        for (const std::string &E : Origin.Profile->Events)
+          J.value(E);
+      });
+      J.attribute("SkippedOtherBinary", Origin.Profile->Skipped.OtherBinary);
+      J.attribute("SkippedOutside", Origin.Profile->Skipped.Outside);
+    });
+    J.attributeObject("Stats", [&] { printStatsJSON(J, P.Stats); });
+    J.attributeArray("Functions", [&] {
+      for (const FunctionBlocks &F : profiledFunctions(P, Binary.index()))
+        J.object([&] {
+          printFunctionJSON(J, Binary, P, viewOf(F, P, Binary.index()));
+        });
+    });
+  });
+  OS << "\n";
+}
+
+void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
+                         const BlockProfile &P, const ProfileOrigin &Origin,
+                         unsigned Top) {
+  const AddressIndex &Index = Binary.index();
+  uint64_t Total = totalCount(P);
+  std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
+  StringRef Unit = P.Sampled ? "samples" : "block executions";
+  OS << formatv("{0}: {1} {2} in {3} functions (profile {4}, {5})\n",
+                Binary.path(), Total, Unit, Functions.size(),
+                Origin.ProfilePath, Origin.Format);
+  OS << "\nhottest functions:\n  share       count  entries  function\n";
+  for (const FunctionBlocks &F : ArrayRef(Functions).take_front(Top))
+    OS << formatv("  {0,5:f1}% {1,11} {2,8}  {3}\n", share(F.Total, Total),
+                  F.Total, F.EntryCount, F.Name);
+  std::vector<uint32_t> Hot;
+  for (uint32_t E = 0; E < P.Counts.size(); ++E)
+    if (P.Counts[E])
+      Hot.push_back(E);
+  llvm::stable_sort(
+      Hot, [&](uint32_t A, uint32_t B) { return P.Counts[A] > P.Counts[B]; });
+  OS << "\nhottest blocks:\n  share       count  address             id  "
+        "function\n";
+  for (uint32_t E : ArrayRef(Hot).take_front(Top)) {
+    BlockMatch M = Index.match(E);
+    OS << formatv("  {0,5:f1}% {1,11}  {2,-18} {3,3}  {4}\n",
+                  share(P.Counts[E], Total), P.Counts[E],
+                  "0x" + utohexstr(M.BlockStart, /*LowerCase=*/true), M.ID,
+                  M.name());
+  }
+  const MappingStats &S = P.Stats;
+  OS << formatv("\nnot charged to blocks: {0} calls, {1} returns, {2} "
+                "branches and {3} runs outside the maps, {4} branches into a "
+                "block, {5} backward runs, {6} runs across functions, {7} "
+                "samples outside\n",
+                S.Calls, S.Returns, S.BranchesOutside, S.RunsOutside,
+                S.BranchesIntoBlock, S.RunsBackwards, S.RunsAcrossRanges,
+                S.SamplesOutside);
+}
+
+Error printFunctionCFG(raw_ostream &OS, const MappedBinary &Binary,
+                       const BlockProfile &P, StringRef Function) {
+  const AddressIndex &Index = Binary.index();
+  FunctionBlocks F;
+  for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
+    BlockMatch M = Index.match(E);
+    if (M.name() != Function ||
+        (!F.Entries.empty() && !Index.sameFunction(E, F.Entries.front())))
+      continue;
+    F.Name = M.name();
+    F.Address = M.function().address();
+    F.Entries.push_back(E);
+  }
+  if (F.Entries.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no mapped function named '" + Function + "'");
+  uint64_t Max = 1;
+  for (uint32_t E : F.Entries)
+    Max = std::max(Max, P.Counts[E]);
+  OS << "digraph \"" << Function << "\" {\n"
+     << "  node [shape=box, style=filled, fontname=monospace];\n";
+  for (uint32_t E : F.Entries) {
+    BlockMatch M = Index.match(E);
+    // White (cold) through yellow to red (hottest), in HSV.
+    double Heat = double(P.Counts[E]) / Max;
+    OS << formatv("  b{0} [label=\"{0}\\n0x{1}\\n{2}\", fillcolor=\"{3:f3} "
+                  "{4:f3} 1.000\"];\n",
+                  M.ID, utohexstr(M.BlockStart, /*LowerCase=*/true),
+                  P.Counts[E], 0.17 * (1 - Heat), Heat);
+  }
+  for (const auto &[Key, C] : viewOf(F, P, Index).Edges)
+    OS << formatv("  b{0} -> b{1} [label=\"{2}\", penwidth={3:f2}];\n",
+                  Index.match(Key.first).ID, Index.match(Key.second).ID,
+                  C.Count, 1 + 4.0 * C.Count / Max);
+  OS << "}\n";
+  return Error::success();
+}
+
+} // namespace bbmap

@@ -1,0 +1,43 @@
+//===- ProfilePrinter.h - block profiles as JSON, text or dot ---*- C++ -*-===//
+//
+// bbmap-profile's outputs of a BlockProfile: JSON (docs/profile.md gives
+// the schema), a readable summary of the hottest functions and blocks, and
+// a Graphviz picture of one function's blocks and edges coloured by heat.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
+#define BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
+
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+
+namespace bbmap {
+
+/// What the printers say about where the profile came from.
+struct ProfileOrigin {
+  std::string ProfilePath;
+  std::string Format;
+  const BranchProfile *Profile = nullptr;
+};
+
+void printProfileJSON(llvm::raw_ostream &OS, const MappedBinary &Binary,
+                      const BlockProfile &P, const ProfileOrigin &Origin,
+                      bool Pretty);
+
+/// The \p Top hottest functions and blocks with their share of the total.
+void printProfileSummary(llvm::raw_ostream &OS, const MappedBinary &Binary,
+                         const BlockProfile &P, const ProfileOrigin &Origin,
+                         unsigned Top);
+
+/// A dot graph of \p Function; fails if no mapped function has that name.
+llvm::Error printFunctionCFG(llvm::raw_ostream &OS, const MappedBinary &Binary,
+                             const BlockProfile &P, llvm::StringRef Function);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
