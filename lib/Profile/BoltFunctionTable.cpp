@@ -1,9 +1,10 @@
 //===- BoltFunctionTable.cpp - the functions BOLT sees in a binary --------===//
 //
 // Symbols are read in symbol-table order (to know the FILE symbol that
-// precedes each local), then stably sorted by address with STT_FUNC first
-// among equals, the order in which BOLT numbers local names: every local
-// symbol of an allocatable section counts, functions and data alike.
+// precedes each local), then stably sorted by address with STT_FUNC, then
+// STT_SECTION first among equals, the order in which BOLT numbers local names:
+// every local symbol of an allocatable section counts, functions and data
+// alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 
 using namespace llvm;
 using namespace llvm::object;
@@ -28,7 +31,12 @@ struct SymbolInfo {
   StringRef FileName;
   bool IsLocal = false;
   bool IsFunction = false;
+  bool IsSection = false;
   bool InCode = false;
+
+  /// Starts a function: an STT_FUNC symbol, or a section symbol (the .init
+  /// of a BOLTed binary, whose _init moved, is BOLT's `.init/1`).
+  bool startsFunction() const { return (IsFunction || IsSection) && InCode; }
 };
 
 /// Reads \p S into \p Info; false for symbols BOLT does not register
@@ -50,6 +58,7 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.Name = *Name;
     Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
     Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
+    Info.IsSection = S.getELFType() == ELF::STT_SECTION;
     Info.InCode = (*Sec)->isText();
   }
   consumeError(Flags.takeError());
@@ -78,7 +87,9 @@ std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj) {
   llvm::stable_sort(Syms, [](const SymbolInfo &A, const SymbolInfo &B) {
     if (A.Address != B.Address)
       return A.Address < B.Address;
-    return A.IsFunction && !B.IsFunction;
+    if (A.IsFunction != B.IsFunction)
+      return A.IsFunction;
+    return A.IsSection && !B.IsSection;
   });
   return Syms;
 }
@@ -108,7 +119,7 @@ void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
         AltName = Names.uniquify((Name + "/" + S.FileName).str());
       Name = Names.uniquify(Name);
     }
-    if (!S.IsFunction || !S.InCode)
+    if (!S.startsFunction())
       continue;
     if (!Functions.empty() && Functions.back().Address == S.Address) {
       BoltFunction &F = Functions.back();
@@ -135,7 +146,17 @@ std::vector<ELFPltEntry> pltEntries(const ELFObjectFileBase &Obj,
 #endif
 }
 
-/// The end of the section named \p Name holding \p Address.
+/// The end of the code section holding \p Address.
+std::optional<uint64_t> codeSectionEnd(const ELFObjectFileBase &Obj,
+                                       uint64_t Address) {
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && Address >= S.getAddress() &&
+        Address - S.getAddress() < S.getSize())
+      return S.getAddress() + S.getSize();
+  return std::nullopt;
+}
+
+/// The bounds of the section named \p Name.
 std::optional<std::pair<uint64_t, uint64_t>>
 sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
   for (const SectionRef &S : Obj.sections()) {
@@ -180,6 +201,57 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
   F.IsPseudo = true;
 }
 
+/// The (start, size) of every FDE of \p Obj's .eh_frame.
+std::vector<std::pair<uint64_t, uint64_t>>
+frameRanges(const ELFObjectFileBase &Obj) {
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    Expected<StringRef> Contents = S.getContents();
+    if (Name && *Name == ".eh_frame" && Contents) {
+      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
+                              Obj.getBytesInAddress());
+      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
+      if (Error E = Frame.parse(Data))
+        consumeError(std::move(E));
+      for (const dwarf::FrameEntry &Entry : Frame.entries())
+        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
+          Ranges.emplace_back(F->getInitialLocation(), F->getAddressRange());
+    }
+    consumeError(Name.takeError());
+    consumeError(Contents.takeError());
+  }
+  llvm::sort(Ranges);
+  return Ranges;
+}
+
+/// Extends functions to their FDE's size and adds BOLT's
+/// `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function symbol.
+void addFrameFunctions(const ELFObjectFileBase &Obj,
+                       std::vector<BoltFunction> &Functions) {
+  std::vector<BoltFunction> Added;
+  for (auto [Start, Size] : frameRanges(Obj)) {
+    auto It = llvm::partition_point(
+        Functions, [&](const BoltFunction &F) { return F.Address < Start; });
+    if (It != Functions.end() && It->Address == Start) {
+      It->Size = std::max(It->Size, Size);
+      continue;
+    }
+    if (It != Functions.begin() &&
+        Start < std::prev(It)->Address + std::prev(It)->Size)
+      continue;
+    std::optional<uint64_t> End = codeSectionEnd(Obj, Start);
+    if (!End)
+      continue;
+    BoltFunction &F = Added.emplace_back();
+    F.Address = Start;
+    F.Size = Size;
+    F.End = *End;
+    F.Name = F.BATName = ("__BOLT_FDE_FUNCat" + Twine::utohexstr(Start)).str();
+  }
+  llvm::append_range(Functions, Added);
+}
+
 /// Sorts \p Functions and ends each at the next one's start.
 void closeExtents(std::vector<BoltFunction> &Functions) {
   llvm::stable_sort(Functions,
@@ -188,8 +260,12 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
                     });
   for (size_t I = 0; I + 1 < Functions.size(); ++I)
     Functions[I].End = std::min(Functions[I].End, Functions[I + 1].Address);
-  for (BoltFunction &F : Functions)
+  for (BoltFunction &F : Functions) {
     F.End = std::max(F.End, F.Address + F.Size);
+    // BOLT gives a function without a symbol size all it covers.
+    if (F.Size == 0 && !F.IsPseudo)
+      F.Size = F.End - F.Address;
+  }
 }
 
 } // namespace
@@ -198,6 +274,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
                                            const MCSubtargetInfo &STI) {
   BoltFunctionTable T;
   addSymbolFunctions(readSymbols(Obj), T.Functions);
+  addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   closeExtents(T.Functions);
   return T;

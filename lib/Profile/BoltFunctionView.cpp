@@ -2,13 +2,17 @@
 //
 // Block boundaries are collected as labels (offsets where some control flow
 // arrives) plus the instruction after each terminator; the successor test
-// follows buildCFG()'s fall-through rule. Jump tables are not decoded: an
+// follows buildCFG()'s fall-through rule. Jump tables are not decoded: in
+// a function with one, every map block that follows no call is taken for
+// a possible jump-table target, and an
 // indirect jump falls through to the next block when that block is a map
-// block (the layout LLVM gives a jump table's first case).
+// block (the layout LLVM gives a jump table's first case), unless its map
+// block ends in a tail call.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/BoltFunctionView.h"
+#include "bbmap/Format.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -43,6 +47,7 @@ BoltFunctionView::build(const BoltFunction &F,
     Offset += I->Size;
     V.Instrs.push_back(*I);
   }
+  V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
   V.buildBlocks(MapBlocks);
   return V;
 }
@@ -61,15 +66,20 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
          I.Kind == InstrKind::UncondBranch) &&
         I.Target && *I.Target >= Address && *I.Target - Address < Size)
       Labels[*I.Target - Address];
+  // Only a jump table makes a map block a label that no branch names.
+  bool HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
+    return (B.Metadata & metadata::HasIndirectBranch) &&
+           !(B.Metadata & metadata::HasTailCall);
+  });
   for (const MapBlockStart &B : MapBlocks) {
     uint64_t Offset = B.Address - Address;
     const Instruction *I = instructionAt(Offset);
     if (!I || Offset == 0)
       continue;
     bool AfterCall = std::prev(I)->isCall();
-    if (B.IsEHPad)
+    if (B.Metadata & metadata::IsEHPad)
       Labels[Offset].IsLandingPad = true;
-    else if (!AfterCall)
+    else if (HasJumpTable && !AfterCall)
       Labels[Offset].FromMap = true;
   }
   for (size_t Index = 0; Index < Instrs.size(); ++Index) {
@@ -79,7 +89,7 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
     if (Index > 0) {
       const Instruction &Prev = Instrs[Index - 1];
       bool JoinsJcc = I.Kind == InstrKind::UncondBranch &&
-                      Prev.Kind == InstrKind::CondBranch;
+                      Prev.Kind == InstrKind::CondBranch && !isTailCall(I);
       AfterTerminator = Prev.endsBlock() && !JoinsJcc;
     }
     if (Index == 0 || L != Labels.end() || AfterTerminator) {
@@ -102,6 +112,28 @@ std::optional<size_t> BoltFunctionView::blockContaining(uint64_t Offset) const {
   return std::prev(It) - Blocks.begin();
 }
 
+bool BoltFunctionView::isTailCall(const Instruction &I) const {
+  switch (I.Kind) {
+  case InstrKind::CondBranch:
+  case InstrKind::UncondBranch:
+    return I.Target && (*I.Target < Address || *I.Target - Address >= Size);
+  case InstrKind::IndirectBranch: {
+    // The map block holding I: the last one starting at or before it.
+    auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
+      return B.Address <= Address + I.Address;
+    });
+    return It != MapBlocks.begin() &&
+           (std::prev(It)->Metadata & metadata::HasTailCall);
+  }
+  default:
+    return false;
+  }
+}
+
+bool BoltFunctionView::isCall(const Instruction &I) const {
+  return I.isCall() || isTailCall(I);
+}
+
 bool BoltFunctionView::isSuccessor(size_t BB, size_t Next) const {
   const Instruction &Last = Instrs[Blocks[BB].Last];
   uint64_t NextAddress = Address + Blocks[Next].Start;
@@ -110,7 +142,7 @@ bool BoltFunctionView::isSuccessor(size_t BB, size_t Next) const {
   case InstrKind::Trap:
     return false;
   case InstrKind::IndirectBranch:
-    return Blocks[Next].IsMapLabel;
+    return !isTailCall(Last) && Blocks[Next].IsMapLabel;
   case InstrKind::UncondBranch: {
     if (Last.Target == NextAddress)
       return true;
@@ -134,7 +166,7 @@ size_t BoltFunctionView::adjustForCall(size_t FromBB, uint64_t From,
   if (!Eligible || FromBB == 0)
     return FromBB;
   size_t Prev = FromBB - 1;
-  if (isSuccessor(Prev, FromBB) && Instrs[Blocks[Prev].Last].isCall())
+  if (isSuccessor(Prev, FromBB) && isCall(Instrs[Blocks[Prev].Last]))
     return Prev;
   return FromBB;
 }

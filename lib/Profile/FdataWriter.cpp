@@ -79,7 +79,7 @@ public:
 
 private:
   bool isBAT() const { return Binary.translator() != nullptr; }
-  bool isReturn(const Trace &T) const;
+  bool isReturn(const Trace &T);
   const BoltFunction *parentOf(const BoltFunction &F) const;
   FunctionData &dataOf(const BoltFunction &F);
   Location locationOf(const BranchEnd &E) const;
@@ -111,8 +111,7 @@ std::vector<MapBlockStart> collectMapBlocks(const MappedBinary &Binary) {
     for (const FunctionMap &F : Sec.Functions)
       for (const BlockRange &R : F.Ranges)
         for (const BlockEntry &B : R.Blocks)
-          Starts.push_back(
-              {R.BaseAddress + B.Offset, B.has(metadata::IsEHPad)});
+          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
   llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
     return A.Address < B.Address;
   });
@@ -149,7 +148,7 @@ Location FdataBuilder::locationOf(const BranchEnd &E) const {
   return {true, isBAT() ? E.Function->BATName : E.Function->Name, E.Offset};
 }
 
-bool FdataBuilder::isReturn(const Trace &T) const {
+bool FdataBuilder::isReturn(const Trace &T) {
   switch (T.Kind) {
   case TraceKind::ExternalReturn:
   case TraceKind::Return:
@@ -162,8 +161,15 @@ bool FdataBuilder::isReturn(const Trace &T) const {
   }
   if (ReturnSources.contains(T.From))
     return true;
-  if (!Functions.containing(T.From))
+  const BoltFunction *F = Functions.containing(T.From);
+  if (!F)
     return false;
+  // BOLT looks at the instruction starting there in a disassembled
+  // function, and decodes the bytes at the address in the others.
+  if (const BoltFunctionView *View = viewOf(*F)) {
+    const Instruction *I = View->instructionAt(T.From - F->Address);
+    return I && I->Kind == InstrKind::Return;
+  }
   std::optional<Instruction> I = Decoder.decode(T.From);
   return I && I->Kind == InstrKind::Return;
 }

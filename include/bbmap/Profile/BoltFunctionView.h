@@ -5,8 +5,10 @@
 // .llvm_bb_addr_map blocks: a block starts at the entry, at direct branch
 // targets, at landing pads, at map blocks that do not follow a call (jump
 // table targets) and after every terminator, except that a jmp right after
-// a jcc stays in the jcc's block. Calls do not end blocks; padding nops
-// stay in the block they follow. On these blocks it answers what BOLT's
+// a jcc stays in the jcc's block (unless it is a tail call). Calls do not end
+// blocks; padding nops stay in the block they follow. As in BOLT, a tail call
+// (a jump or jcc to another function, an indirect jump of a map block with
+// HasTailCall) counts as a call. On these blocks it answers what BOLT's
 // DataAggregator::getFallthroughsInTrace() answers: the fall-through edges
 // a trace crosses, each from the offset of a block's last instruction.
 //
@@ -26,10 +28,11 @@
 
 namespace bbmap {
 
-/// A block start of the function's .llvm_bb_addr_map.
+/// A block of the function's .llvm_bb_addr_map.
 struct MapBlockStart {
   uint64_t Address = 0;
-  bool IsEHPad = false;
+  /// metadata::* bits.
+  uint32_t Metadata = 0;
 };
 
 /// Where the trace's run was entered from, as getFallthroughsInTrace()
@@ -78,6 +81,8 @@ private:
   BoltFunctionView() = default;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
+  bool isTailCall(const Instruction &I) const;
+  bool isCall(const Instruction &I) const;
   bool isSuccessor(size_t BB, size_t Next) const;
   size_t adjustForCall(size_t FromBB, uint64_t From, TraceOrigin Origin,
                        bool IsReturn) const;
@@ -87,6 +92,8 @@ private:
   /// Addresses are offsets from Address here.
   std::vector<Instruction> Instrs;
   std::vector<Block> Blocks;
+  /// The function's map blocks (addresses).
+  std::vector<MapBlockStart> MapBlocks;
 };
 
 } // namespace bbmap
