@@ -2,10 +2,11 @@
 //
 // libFuzzer target for PreAggregatedReader. The input is the profile text,
 // read twice: without a build ID (every record accepted) and as the binary
-// with build ID "ab12" (records of other build IDs skipped). Both reads
-// must fail with the same message, naming the buffer, or both succeed with
-// the same records except the skipped ones, within the limits the reader
-// promises: no more records than lines, counts within int64_t.
+// with build ID "ab12" (records of other build IDs skipped). Errors name the
+// buffer and agree between the reads (only a summed count's overflow may
+// differ); on success the second read holds no more distinct records than
+// the first, and both stay within the limits the reader promises: no more
+// records than lines, counts within int64_t.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,11 +48,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   MemoryBufferRef Buffer(Text, "fuzz");
   Expected<BranchProfile> All = PreAggregatedReader::read(Buffer, "");
   Expected<BranchProfile> Own = PreAggregatedReader::read(Buffer, "ab12");
-  check(!All == !Own);
-  if (!All) {
-    std::string Message = toString(All.takeError());
-    check(StringRef(Message).starts_with("fuzz:"));
-    check(Message == toString(Own.takeError()));
+  // Skipping records can only avoid a summed count's overflow, never cause
+  // an error; every other error is the same in both reads.
+  if (!All || !Own) {
+    std::string AllMessage = All ? "" : toString(All.takeError());
+    std::string OwnMessage = Own ? "" : toString(Own.takeError());
+    check(!AllMessage.empty() && StringRef(AllMessage).starts_with("fuzz:"));
+    check(OwnMessage.empty()
+              ? StringRef(AllMessage).contains("exceeds 2^63-1")
+              : OwnMessage == AllMessage ||
+                    StringRef(OwnMessage).contains("exceeds 2^63-1"));
     return 0;
   }
   size_t Lines = Text.count('\n') + 1;
@@ -59,8 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   checkLimits(*Own, Lines);
   check(All->Skipped.OtherBinary == 0 && All->Events == Own->Events &&
         All->HasBranches == Own->HasBranches &&
-        All->Traces.size() + All->Samples.size() + All->Skipped.Outside ==
-            Own->Traces.size() + Own->Samples.size() + Own->Skipped.Outside +
-                Own->Skipped.OtherBinary);
+        Own->Traces.size() <= All->Traces.size() &&
+        Own->Samples.size() <= All->Samples.size());
   return 0;
 }

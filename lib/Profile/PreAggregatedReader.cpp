@@ -2,16 +2,18 @@
 //
 // One pass over the buffer that scans each field in place with hand-written
 // hex and decimal loops: nothing is allocated per line except an event
-// name. The number of lines, estimated from the start, sizes the vector of the
-// first record kind seen, so a file of one kind rarely regrows it.
+// name. Identical records are summed as they are read (a hash table from
+// record to its place in the profile), so memory grows with the number of
+// distinct records, not with the file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PreAggregatedReader.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
-#include <algorithm>
 #include <limits>
 
 using namespace llvm;
@@ -43,6 +45,29 @@ enum class Place : uint8_t { Binary, External, OtherBinary };
 struct Location {
   uint64_t Address = 0;
   Place Where = Place::Binary;
+};
+
+/// What makes two records the same record. Kind is a TraceKind, or
+/// SampleKind for a sample; the hash table's own keys use kinds no record
+/// has, so any address can be a key.
+struct TraceKey {
+  uint64_t From, To, End;
+  uint8_t Kind, Flags;
+  bool operator==(const TraceKey &O) const {
+    return From == O.From && To == O.To && End == O.End && Kind == O.Kind &&
+           Flags == O.Flags;
+  }
+};
+
+constexpr uint8_t SampleKind = 0x80;
+
+struct TraceKeyInfo {
+  static TraceKey getEmptyKey() { return {0, 0, 0, 0xff, 0}; }
+  static TraceKey getTombstoneKey() { return {0, 0, 0, 0xfe, 0}; }
+  static unsigned getHashValue(const TraceKey &K) {
+    return hash_combine(K.From, K.To, K.End, K.Kind, K.Flags);
+  }
+  static bool isEqual(const TraceKey &A, const TraceKey &B) { return A == B; }
 };
 
 /// Parses the buffer into the profile, one line at a time. Fields are
@@ -92,6 +117,9 @@ private:
   Error expectEnd(const char *After);
   Error parseSample();
   Error parseTrace(TraceKind Kind);
+  Error addTrace(const Trace &T);
+  Error addSample(const Sample &S);
+  Error addCount(uint64_t &Total, uint64_t Count, const char *What);
 
   StringRef FileName;
   StringRef BinaryBuildID;
@@ -99,7 +127,8 @@ private:
   const char *Cur;
   const char *End;
   uint64_t LineNo = 1;
-  bool Reserved = false;
+  /// Where each distinct record is in P.Traces or P.Samples.
+  DenseMap<TraceKey, uint32_t, TraceKeyInfo> RecordIndex;
 };
 
 /// Scans hex digits at Cur into Value; TooLong is set if they do not fit
@@ -199,8 +228,40 @@ Error Parser::parseSample() {
   else if (L.Where == Place::External)
     ++P.Skipped.Outside;
   else
-    P.Samples.push_back(S);
+    return addSample(S);
   return Error::success();
+}
+
+Error Parser::addCount(uint64_t &Total, uint64_t Count, const char *What) {
+  if (Count > MaxCount - Total)
+    return error(Twine("the ") + What + " of this record, summed over the " +
+                 "file, exceeds 2^63-1");
+  Total += Count;
+  return Error::success();
+}
+
+Error Parser::addSample(const Sample &S) {
+  TraceKey Key{S.Address, 0, 0, SampleKind, 0};
+  auto [It, New] = RecordIndex.try_emplace(Key, P.Samples.size());
+  if (New) {
+    P.Samples.push_back(S);
+    return Error::success();
+  }
+  return addCount(P.Samples[It->second].Count, S.Count, "count");
+}
+
+Error Parser::addTrace(const Trace &T) {
+  TraceKey Key{T.From, T.To, T.FallthroughEnd, uint8_t(T.Kind),
+               uint8_t(T.FromExternal | T.ToExternal << 1)};
+  auto [It, New] = RecordIndex.try_emplace(Key, P.Traces.size());
+  if (New) {
+    P.Traces.push_back(T);
+    return Error::success();
+  }
+  Trace &Sum = P.Traces[It->second];
+  if (Error E = addCount(Sum.Count, T.Count, "count"))
+    return E;
+  return addCount(Sum.Mispreds, T.Mispreds, "mispredictions");
 }
 
 Error Parser::parseTrace(TraceKind Kind) {
@@ -253,11 +314,11 @@ Error Parser::parseTrace(TraceKind Kind) {
     T.FallthroughEnd = Locs[I].Address;
     T.ToExternal |= Locs[I].Where == Place::External;
   }
-  if (T.ToExternal && (!HasBranch || T.FromExternal))
+  if (T.ToExternal && (!HasBranch || T.FromExternal)) {
     ++P.Skipped.Outside;
-  else
-    P.Traces.push_back(T);
-  return Error::success();
+    return Error::success();
+  }
+  return addTrace(T);
 }
 
 Error Parser::parseLine() {
@@ -295,32 +356,10 @@ Error Parser::parseLine() {
                quote(fieldFrom(Start)));
 }
 
-/// The number of lines of Text, estimated from its first 64 KiB with an
-/// eighth added, so that the vectors sized by it rarely grow; at most one
-/// per 16 bytes (a short record line), whatever the first 64 KiB hold.
-size_t estimateLines(StringRef Text) {
-  StringRef Head = Text.take_front(64 * 1024);
-  size_t HeadLines = Head.count('\n') + 1;
-  if (Head.size() == Text.size())
-    return HeadLines;
-  double Estimate = double(Text.size()) / Head.size() * HeadLines * 1.125;
-  return std::min(size_t(Estimate), Text.size() / 16);
-}
-
 Error Parser::parse() {
-  // Files hold one kind of record in practice (IP samples or branches):
-  // the first kind seen gets room for every line, the other grows.
-  size_t Lines = estimateLines(StringRef(Cur, End - Cur));
   for (; Cur != End; ++LineNo) {
     if (Error E = parseLine())
       return E;
-    if (!Reserved && (!P.Samples.empty() || !P.Traces.empty())) {
-      if (P.Samples.empty())
-        P.Traces.reserve(Lines);
-      else
-        P.Samples.reserve(Lines);
-      Reserved = true;
-    }
     // parseLine stops at the line end: CR LF, LF, CR at the end, or the end.
     Cur += Cur != End && *Cur == '\r';
     Cur += Cur != End;

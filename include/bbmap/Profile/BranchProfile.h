@@ -6,9 +6,8 @@
 // the inputs: a trace is an optional taken branch followed by the
 // fall-through run that starts at its target; a branch alone, a run alone
 // and a run entered from outside the binary are special cases of it. IP
-// samples are kept apart. Counts of identical records are summed by the
-// readers that aggregate (perf script, perf.data); the others keep their
-// input's records as written.
+// samples are kept apart. Every reader sums the counts of identical
+// records, so the model holds each distinct record once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -66,7 +66,7 @@ struct FdataProfile {
 /// and its event names go to Events. Fields are separated by runs of
 /// spaces; a CR before the LF, a missing final LF and blank lines are
 /// accepted (BOLT stops reading at a blank line). Counts are decimal, 0 to
-/// 2^63-1. Records are kept as written, in file order, not summed.
+/// 2^63-1. Records are kept in file order; fdata writers never repeat one.
 class FdataReader {
 public:
   /// Address of a symbol of the profiled binary, by its fdata name.

@@ -29,9 +29,9 @@ namespace bbmap {
 ///   r <start> <end> <count>        run entered by a return from outside
 ///                                                       -> ExternalReturn
 ///
-/// A run's start is the Trace's To and its end FallthroughEnd. Records are
-/// kept as written, in file order; identical records are not summed (the
-/// consumer aggregates).
+/// A run's start is the Trace's To and its end FallthroughEnd. Identical
+/// records are summed, in the order each first appears; a sum above 2^63-1
+/// is an error.
 ///
 /// A location is `[<buildid>:]<hex>`, the hex value (no `0x`) being taken
 /// as an address of the profiled binary, as perf2bolt does. `X:<hex>` is a
