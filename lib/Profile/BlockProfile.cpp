@@ -67,22 +67,22 @@ InstrKind BlockCounter::kindAt(uint64_t Address) {
 }
 
 void BlockCounter::addBranch(const Trace &T) {
-  if (T.FromExternal || T.ToExternal) {
+  uint32_t Src = Index.find(T.From, LookupSide::From);
+  if (T.FromExternal || T.ToExternal || Src == AddressIndex::NotFound) {
     ++Stats.BranchesOutside;
     return;
   }
+  // Only sources inside mapped blocks are decoded (and cached).
   InstrKind Kind = kindAt(T.From);
-  uint32_t Src = Index.find(T.From, LookupSide::From);
   if (T.Kind == TraceKind::Return || Kind == InstrKind::Return) {
     ++Stats.Returns;
-    if (Src != AddressIndex::NotFound)
-      Returns[Src] += T.Count;
+    Returns[Src] += T.Count;
     return;
   }
   if (Kind == InstrKind::Call || Kind == InstrKind::IndirectCall)
     return addCall(T, /*TailCall=*/false);
   uint32_t Dst = Index.find(T.To, LookupSide::To);
-  if (Src == AddressIndex::NotFound || Dst == AddressIndex::NotFound) {
+  if (Dst == AddressIndex::NotFound) {
     ++Stats.BranchesOutside;
     return;
   }
