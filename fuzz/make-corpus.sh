@@ -106,6 +106,24 @@ for v in 16 22; do
   done
 done
 cp "$root"/test/bat/Inputs/fuzz-crashes/* "$bat"/
+# fuzz-profile: every record kind over the functions of the program it
+# charges (built by the fuzz tree next to OUT_DIR), plus the reader seeds.
+program=$out/../fuzz/profile-program
+if [[ -f $program ]]; then
+  mkdir -p "$out/fuzz-profile"
+  nm "$program" | python3 -c '
+import sys
+for line in sys.stdin:
+    f = line.split()
+    if len(f) == 3 and f[1] in "tT":
+        a = int(f[0], 16)
+        print("T %x %x %x 3\nB %x %x 5 1\nF %x %x 7\nf %x %x 2" %
+              (a + 4, a, a + 16, a + 8, a + 2, a, a + 12, a + 3, a + 40))
+        print("r %x %x 1\nR %x %x %x 4\nS %x 9" %
+              (a, a + 30, a + 1, a, a + 6, a + 5))
+' >"$out/fuzz-profile/every-kind"
+  cp "$root"/fuzz/seeds/fuzz-preagg/* "$out/fuzz-profile"/
+fi
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"

@@ -134,8 +134,7 @@ void BlockCounter::addSample(const Sample &S) {
     ++Stats.SamplesOutside;
     return;
   }
-  if (SampleCounts.empty())
-    SampleCounts.resize(Index.numBlocks());
+  SampleCounts.resize(Index.numBlocks());
   SampleCounts[Entry] += S.Count;
 }
 
@@ -143,6 +142,8 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   BlockProfile P;
   P.Sampled = Sampled;
   P.Counts.resize(Index.numBlocks());
+  // No sample may have landed in a block at all.
+  SampleCounts.resize(Index.numBlocks());
   uint64_t Block = 0, Fall = 0;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     Block += BlockDiff[E];
