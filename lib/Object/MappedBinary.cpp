@@ -2,7 +2,7 @@
 //
 // Opening decodes every map section (a malformed one fails the whole open:
 // profile work needs all blocks), reads the function symbols, the GNU build
-// ID note and the BAT note.
+// ID (through LLVM Object's getBuildID) and the BAT note.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #include "bbmap/Object/ObjectVisitor.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 
 using namespace llvm;
@@ -21,27 +22,6 @@ namespace {
 
 Error openError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
-}
-
-template <class ELFT> std::string buildIDOf(const ELFObjectFile<ELFT> &Obj) {
-  const ELFFile<ELFT> &File = Obj.getELFFile();
-  auto Sections = File.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return {};
-  }
-  for (const typename ELFT::Shdr &Sec : *Sections) {
-    if (Sec.sh_type != ELF::SHT_NOTE)
-      continue;
-    Error Err = Error::success();
-    for (const typename ELFT::Note &N : File.notes(Sec, Err))
-      if (N.getType() == ELF::NT_GNU_BUILD_ID && N.getName() == "GNU") {
-        consumeError(std::move(Err));
-        return toHex(N.getDesc(Sec.sh_addralign), /*LowerCase=*/true);
-      }
-    consumeError(std::move(Err));
-  }
-  return {};
 }
 
 bool hasSection(const ELFObjectFileBase &Obj, StringRef Name) {
@@ -75,7 +55,7 @@ MappedBinary::open(StringRef Path, MapRequirement Maps) {
     if (!llvm::is_contained(Addrs, S.Address))
       Addrs.push_back(S.Address);
   }
-  M->readBuildID();
+  M->BuildID = toHex(getBuildID(M->Obj), /*LowerCase=*/true);
   if (Error E = M->readBAT())
     return E;
   return M;
@@ -98,17 +78,6 @@ Error MappedBinary::decodeMaps(MapRequirement Maps) {
     return I.takeError();
   Index.emplace(std::move(*I));
   return Error::success();
-}
-
-void MappedBinary::readBuildID() {
-  if (const auto *O = dyn_cast<ELF64LEObjectFile>(Obj))
-    BuildID = buildIDOf(*O);
-  else if (const auto *O = dyn_cast<ELF64BEObjectFile>(Obj))
-    BuildID = buildIDOf(*O);
-  else if (const auto *O = dyn_cast<ELF32LEObjectFile>(Obj))
-    BuildID = buildIDOf(*O);
-  else if (const auto *O = dyn_cast<ELF32BEObjectFile>(Obj))
-    BuildID = buildIDOf(*O);
 }
 
 Error MappedBinary::readBAT() {

@@ -12,10 +12,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -134,21 +132,14 @@ Error recordError(const Twine &Message) {
 
 } // namespace
 
-Expected<PerfBinary> PerfBinary::create(MemoryBufferRef ELF) {
-  StringRef Path = ELF.getBufferIdentifier();
+Expected<PerfBinary> PerfBinary::create(const ELFObjectFileBase &File,
+                                        StringRef Path) {
   auto Fail = [&](const Twine &Message) {
     return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
   };
-  file_magic Magic = identify_magic(ELF.getBuffer());
-  if (Magic != file_magic::elf_executable &&
-      Magic != file_magic::elf_shared_object)
-    return Fail("not an ELF executable or shared object");
-  Expected<std::unique_ptr<ObjectFile>> Object =
-      ObjectFile::createELFObjectFile(ELF);
-  if (!Object)
-    return Fail(toString(Object.takeError()));
-  const auto &File = cast<ELFObjectFileBase>(**Object);
   uint16_t Type = File.getEType();
+  if (Type != ELF::ET_EXEC && Type != ELF::ET_DYN)
+    return Fail("not an ELF executable or shared object");
   PerfBinary Binary;
   Binary.Name = sys::path::filename(Path).str();
   Binary.FixedAddress = Type == ELF::ET_EXEC;
@@ -158,15 +149,6 @@ Expected<PerfBinary> PerfBinary::create(MemoryBufferRef ELF) {
     return Fail("no PT_LOAD segment");
   Binary.BuildID = toHex(getBuildID(&File), /*LowerCase=*/true);
   return Binary;
-}
-
-Expected<PerfBinary> PerfBinary::open(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
-      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return createStringError(Buffer.getError(),
-                             Path + ": " + Buffer.getError().message());
-  return create((*Buffer)->getMemBufferRef());
 }
 
 bool PerfBinary::contains(uint64_t Address) const {

@@ -57,7 +57,7 @@ Expected<BranchProfile> readFdata(const MemoryBuffer &Text,
 
 Expected<BranchProfile> readPerf(const ProfileSource &Source,
                                  const MappedBinary &Binary) {
-  Expected<PerfBinary> PB = PerfBinary::open(Binary.path());
+  Expected<PerfBinary> PB = PerfBinary::create(Binary.object(), Binary.path());
   if (!PB)
     return PB.takeError();
   if (Source.Format == ProfileFormat::PerfData) {

@@ -73,7 +73,6 @@ private:
   MappedBinary() = default;
   llvm::Error decodeMaps(MapRequirement Maps);
   llvm::Error readBAT();
-  void readBuildID();
 
   std::string Path;
   llvm::object::OwningBinary<llvm::object::Binary> Bin;

@@ -29,6 +29,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>
@@ -58,10 +59,10 @@ struct PerfBinary {
   bool FixedAddress = false;
   std::vector<LoadSegment> Segments;
 
-  /// Reads an ELF executable or shared object; Name is the file name of
-  /// the buffer identifier.
-  static llvm::Expected<PerfBinary> create(llvm::MemoryBufferRef ELF);
-  static llvm::Expected<PerfBinary> open(llvm::StringRef Path);
+  /// Describes an ELF executable or shared object; Name is the file name
+  /// of \p Path.
+  static llvm::Expected<PerfBinary>
+  create(const llvm::object::ELFObjectFileBase &File, llvm::StringRef Path);
 
   /// True if Address lies in the memory image of a PT_LOAD segment.
   bool contains(uint64_t Address) const;
