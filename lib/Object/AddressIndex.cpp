@@ -137,6 +137,12 @@ uint32_t AddressIndex::find(uint64_t Address, LookupSide Side) const {
   return Entry - 1;
 }
 
+uint32_t AddressIndex::nextBlock(uint64_t Address) const {
+  auto It = llvm::partition_point(
+      Extents, [&](const Extent &E) { return E.Start < Address; });
+  return It == Extents.end() ? NotFound : It - Extents.begin();
+}
+
 BlockMatch AddressIndex::match(uint32_t Entry) const {
   const BlockRef &Ref = Refs[Entry];
   return {

@@ -36,6 +36,7 @@ public:
 private:
   void addBranch(const Trace &T);
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
+  uint32_t blockBeforeGap(uint64_t Address) const;
   InstrKind kindAt(uint64_t Address);
   void addCall(const Trace &T, bool TailCall) {
     EdgeCount &C = Calls[{T.From, T.To, TailCall}];
@@ -98,6 +99,17 @@ void BlockCounter::addBranch(const Trace &T) {
   E.Mispreds += T.Mispreds;
 }
 
+/// A run can start in the alignment padding between two blocks of one
+/// range (a return to a call that ends its block): it then continues as if
+/// it had started inside the block before the padding.
+uint32_t BlockCounter::blockBeforeGap(uint64_t Address) const {
+  uint32_t Next = Index.nextBlock(Address);
+  if (Next == AddressIndex::NotFound || Next == 0 ||
+      !Index.sameRange(Next - 1, Next))
+    return AddressIndex::NotFound;
+  return Next - 1;
+}
+
 void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count) {
   if (Begin > End) {
     ++Stats.RunsBackwards;
@@ -106,6 +118,8 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count) {
   uint32_t First = Index.find(Begin, LookupSide::To);
   if (First == AddressIndex::NotFound)
     First = Index.find(Begin, LookupSide::From);
+  if (First == AddressIndex::NotFound)
+    First = blockBeforeGap(Begin);
   uint32_t Last = Index.find(End, LookupSide::From);
   if (First == AddressIndex::NotFound || Last == AddressIndex::NotFound) {
     ++Stats.RunsOutside;

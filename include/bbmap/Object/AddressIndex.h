@@ -82,6 +82,8 @@ public:
   }
 
   size_t numBlocks() const { return Extents.size(); }
+  /// The first entry whose block starts at or after \p Address, or NotFound.
+  uint32_t nextBlock(uint64_t Address) const;
   /// Entries are numbered by ascending block start; these read one entry.
   uint64_t blockStart(uint32_t Entry) const { return Extents[Entry].Start; }
   uint64_t blockEnd(uint32_t Entry) const { return Extents[Entry].End; }

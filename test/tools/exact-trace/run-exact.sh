@@ -7,14 +7,18 @@
 # block's first instruction (check-block-counts.py, with flow conservation).
 #
 # Usage: run-exact.sh BBMAP_PROFILE TRACE_PLUGIN_SO SRC OUTDIR [CFLAGS...]
-# The compiler is `clang` on PATH (lit puts the build's major first).
+# The compiler is `clang` (`clang++` for .cpp) on PATH (lit puts the
+# build's major first).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 profile=$1 plugin=$2 src=$3 out=$4
 shift 4
-bin=$out/$(basename "$src" .c)
+name=$(basename "$src")
+bin=$out/${name%.*}
+compiler=clang
+[[ $src == *.cpp ]] && compiler=clang++
 mkdir -p "$out"
-clang -O2 -fbasic-block-address-map -w "$@" -o "$bin" "$src"
+$compiler -O2 -fbasic-block-address-map -w "$@" -o "$bin" "$src"
 # The simulators and the traced program never need a sanitizer runtime
 # (the sanitizer suite preloads one into every process).
 env -u LD_PRELOAD qemu-x86_64 -plugin "$plugin,out=$bin.triples" "$bin" >"$bin.out"
