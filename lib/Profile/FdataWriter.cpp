@@ -379,7 +379,7 @@ void FdataBuilder::write(ArrayRef<std::string> Events, raw_ostream &OS) const {
     StringSet<> Seen;
     for (const std::string &E : Events)
       if (Seen.insert(E).second)
-        OS << ' ' << E;
+        OS << ' ' << E << (Options.PerfEventNames ? ":" : "");
     OS << '\n';
   }
   for (const auto &Entry : Data)

@@ -177,6 +177,8 @@ int main(int argc, char **argv) {
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
+    Options.PerfEventNames = Source.Format == ProfileFormat::PerfData ||
+                             Source.Format == ProfileFormat::PerfScript;
     unwrap(BinaryPath,
            writeFdata(Profile, *Binary, *Decoder, Options, Out.os()));
     Out.keep();

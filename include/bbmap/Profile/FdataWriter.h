@@ -35,6 +35,9 @@ struct FdataOptions {
   /// Write IP samples (`perf2bolt --ba`, a `no_lbr` file) instead of
   /// branches and fall-throughs.
   bool BasicSamples = false;
+  /// The event names are perf's (perf.data, perf script): perf2bolt writes
+  /// them as `perf script` prints them, with a trailing colon.
+  bool PerfEventNames = false;
 };
 
 /// Records dropped while writing, weighted by their counts, as perf2bolt
