@@ -162,8 +162,16 @@ int main(int argc, char **argv) {
       "  .llvm_bb_addr_map: block, edge and call counts.\n");
   ProfileSource Source = selectSource();
 
-  std::unique_ptr<MappedBinary> Binary =
-      unwrap(BinaryPath, MappedBinary::open(BinaryPath));
+  // fdata of a BOLTed binary goes through its BAT table: no map needed.
+  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
+  std::unique_ptr<MappedBinary> Binary = unwrap(
+      BinaryPath,
+      MappedBinary::open(BinaryPath,
+                         WritesFdata ? MappedBinary::MapRequirement::Optional
+                                     : MappedBinary::MapRequirement::Required));
+  // Other binaries need their map: reopen for the usual error.
+  if (Binary->sections().empty() && !Binary->bat())
+    Binary = unwrap(BinaryPath, MappedBinary::open(BinaryPath));
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
   SourceFacts Facts;
@@ -173,7 +181,7 @@ int main(int argc, char **argv) {
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
-  if (Format == OutputFormat::Fdata && CFG.empty()) {
+  if (WritesFdata) {
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
