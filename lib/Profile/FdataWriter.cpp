@@ -149,6 +149,9 @@ Location FdataBuilder::locationOf(const BranchEnd &E) const {
 }
 
 bool FdataBuilder::isReturn(const Trace &T) {
+  // perf2bolt 16 reads B, F and f records only and keeps every branch.
+  if (Options.Dialect == FdataDialect::Bolt16)
+    return false;
   switch (T.Kind) {
   case TraceKind::ExternalReturn:
   case TraceKind::Return:

@@ -81,7 +81,9 @@ cl::opt<FdataDialect> Dialect(
     cl::desc("With --format=fdata, the perf2bolt to match (default: 22)"),
     cl::values(clEnumValN(FdataDialect::Bolt22, "22", "perf2bolt 22"),
                clEnumValN(FdataDialect::Bolt19, "19",
-                          "perf2bolt 19: unknown ends keep their address")),
+                          "perf2bolt 19: unknown ends keep their address"),
+               clEnumValN(FdataDialect::Bolt16, "16",
+                          "perf2bolt 16: returns are branches")),
     cl::init(FdataDialect::Bolt22), cl::cat(ProfileCategory));
 cl::opt<bool> BasicSamples(
     "ba",
