@@ -79,6 +79,19 @@ for major in (16, 19, 22):
     if os.path.exists(perf2bolt):
         config.available_features.add('perf2bolt-%d' % major)
         subs.append(('%%perf2bolt-%d' % major, perf2bolt))
+# perf-record: `perf record` of a software event works here (the kernel's
+# perf_event_paranoid and the container allow it); probed once.
+perf = shutil.which('perf')
+if perf:
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = subprocess.run(
+            [perf, 'record', '-q', '-e', 'cpu-clock', '-o',
+             os.path.join(tmp, 'probe.data'), '--', 'true'],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if probe.returncode == 0:
+            config.available_features.add('perf-record')
 if shutil.which('llvm-bat-dump-16'):
     config.available_features.add('bat-dump-16')
 subs.append(('%bat-check', '%s %s' % (py, os.path.join(tools, 'bat-check.py'))))

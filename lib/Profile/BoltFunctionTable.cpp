@@ -33,10 +33,15 @@ struct SymbolInfo {
   bool IsFunction = false;
   bool IsSection = false;
   bool InCode = false;
+  /// A section BOLT renamed when it rewrote the binary (`.bolt.org.text`):
+  /// the old copy of the code, no functions for perf2bolt.
+  bool InOriginalCopy = false;
 
   /// Starts a function: an STT_FUNC symbol, or a section symbol (the .init
   /// of a BOLTed binary, whose _init moved, is BOLT's `.init/1`).
-  bool startsFunction() const { return (IsFunction || IsSection) && InCode; }
+  bool startsFunction() const {
+    return (IsFunction || (IsSection && !InOriginalCopy)) && InCode;
+  }
 };
 
 /// Reads \p S into \p Info; false for symbols BOLT does not register
@@ -60,6 +65,9 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
     Info.IsSection = S.getELFType() == ELF::STT_SECTION;
     Info.InCode = (*Sec)->isText();
+    Expected<StringRef> SecName = (*Sec)->getName();
+    Info.InOriginalCopy = SecName && SecName->starts_with(".bolt.org.");
+    consumeError(SecName.takeError());
   }
   consumeError(Flags.takeError());
   consumeError(Name.takeError());

@@ -149,6 +149,9 @@ Location FdataBuilder::locationOf(const BranchEnd &E) const {
 }
 
 bool FdataBuilder::isReturn(const Trace &T) {
+  // perf2bolt 16 reads B, F and f records only and keeps every branch.
+  if (Options.Dialect == FdataDialect::Bolt16)
+    return false;
   switch (T.Kind) {
   case TraceKind::ExternalReturn:
   case TraceKind::Return:
@@ -379,7 +382,7 @@ void FdataBuilder::write(ArrayRef<std::string> Events, raw_ostream &OS) const {
     StringSet<> Seen;
     for (const std::string &E : Events)
       if (Seen.insert(E).second)
-        OS << ' ' << E;
+        OS << ' ' << E << (Options.PerfEventNames ? ":" : "");
     OS << '\n';
   }
   for (const auto &Entry : Data)

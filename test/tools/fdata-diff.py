@@ -2,7 +2,8 @@
 """fdata-diff.py - compare two fdata files as sorted line sets, leaving out
 the lines of functions no basic-block address map covers (start-up code,
 PLT entries and BOLT's PLT pseudo function, which perf2bolt names and
-bbmap-profile does not claim to match; docs/profile.md).
+bbmap-profile does not claim to match; docs/profile.md), under their plain,
+`name/N` and BAT `name/file/N` names.
 
 Usage: fdata-diff.py EXPECTED ACTUAL
 Prints "identical: N lines" or each differing line and "differ"; exits 1
@@ -14,7 +15,7 @@ import sys
 OUTSIDE = re.compile(
     r"^[012] (_start|_init|_fini|__do_global_dtors_aux|deregister_tm_clones|"
     r"register_tm_clones|frame_dummy|__libc_csu_\w+|\S*@PLT|__BOLT_PSEUDO\S*)"
-    r"(/\d+)? ")
+    r"(/[^ /]+)?(/\d+)? ")
 
 
 def lines(path):

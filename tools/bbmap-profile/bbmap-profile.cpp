@@ -81,7 +81,9 @@ cl::opt<FdataDialect> Dialect(
     cl::desc("With --format=fdata, the perf2bolt to match (default: 22)"),
     cl::values(clEnumValN(FdataDialect::Bolt22, "22", "perf2bolt 22"),
                clEnumValN(FdataDialect::Bolt19, "19",
-                          "perf2bolt 19: unknown ends keep their address")),
+                          "perf2bolt 19: unknown ends keep their address"),
+               clEnumValN(FdataDialect::Bolt16, "16",
+                          "perf2bolt 16: returns are branches")),
     cl::init(FdataDialect::Bolt22), cl::cat(ProfileCategory));
 cl::opt<bool> BasicSamples(
     "ba",
@@ -162,8 +164,16 @@ int main(int argc, char **argv) {
       "  .llvm_bb_addr_map: block, edge and call counts.\n");
   ProfileSource Source = selectSource();
 
-  std::unique_ptr<MappedBinary> Binary =
-      unwrap(BinaryPath, MappedBinary::open(BinaryPath));
+  // fdata of a BOLTed binary goes through its BAT table: no map needed.
+  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
+  std::unique_ptr<MappedBinary> Binary = unwrap(
+      BinaryPath,
+      MappedBinary::open(BinaryPath,
+                         WritesFdata ? MappedBinary::MapRequirement::Optional
+                                     : MappedBinary::MapRequirement::Required));
+  // Other binaries need their map: reopen for the usual error.
+  if (Binary->sections().empty() && !Binary->bat())
+    Binary = unwrap(BinaryPath, MappedBinary::open(BinaryPath));
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
   SourceFacts Facts;
@@ -173,10 +183,12 @@ int main(int argc, char **argv) {
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
-  if (Format == OutputFormat::Fdata && CFG.empty()) {
+  if (WritesFdata) {
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
+    Options.PerfEventNames = Source.Format == ProfileFormat::PerfData ||
+                             Source.Format == ProfileFormat::PerfScript;
     unwrap(BinaryPath,
            writeFdata(Profile, *Binary, *Decoder, Options, Out.os()));
     Out.keep();

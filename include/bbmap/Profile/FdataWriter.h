@@ -6,7 +6,9 @@
 // its handling of returns, calls and unknown ends, its basic blocks for
 // fall-through runs and, for a BOLTed binary, its translation through the
 // BAT table (`boltedcollection`). The "19" dialect writes what LLVM 19's
-// perf2bolt writes: unknown ends keep their address as offset.
+// perf2bolt writes: unknown ends keep their address as offset; the "16"
+// dialect (LLVM 16's perf2bolt, the one that reads BOLT 16's BAT format)
+// does not drop returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,8 @@ enum class FdataDialect {
   Bolt22,
   /// perf2bolt 19: an unknown end keeps its address as the offset.
   Bolt19,
+  /// perf2bolt 16: as 22, but returns are written as branches.
+  Bolt16,
 };
 
 struct FdataOptions {
@@ -35,6 +39,9 @@ struct FdataOptions {
   /// Write IP samples (`perf2bolt --ba`, a `no_lbr` file) instead of
   /// branches and fall-throughs.
   bool BasicSamples = false;
+  /// The event names are perf's (perf.data, perf script): perf2bolt writes
+  /// them as `perf script` prints them, with a trailing colon.
+  bool PerfEventNames = false;
 };
 
 /// Records dropped while writing, weighted by their counts, as perf2bolt
