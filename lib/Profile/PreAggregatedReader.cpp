@@ -4,17 +4,23 @@
 // hex and decimal loops: nothing is allocated per line except an event
 // name. Identical records are summed as they are read (a hash table from
 // record to its place in the profile), so memory grows with the number of
-// distinct records, not with the file.
+// distinct records, not with the file. A large file is cut at line breaks
+// into parts parsed on every core and merged in file order, so the result
+// is the same for any number of parts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PreAggregatedReader.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <limits>
+#include <memory>
 
 using namespace llvm;
 using namespace bbmap;
@@ -64,8 +70,13 @@ constexpr uint8_t SampleKind = 0x80;
 struct TraceKeyInfo {
   static TraceKey getEmptyKey() { return {0, 0, 0, 0xff, 0}; }
   static TraceKey getTombstoneKey() { return {0, 0, 0, 0xfe, 0}; }
+  /// A multiply-xor mix: hash_combine cost a sixth of the reading time.
   static unsigned getHashValue(const TraceKey &K) {
-    return hash_combine(K.From, K.To, K.End, K.Kind, K.Flags);
+    uint64_t H = K.From * 0x9e3779b97f4a7c15ULL;
+    H = (H ^ (H >> 29) ^ K.To) * 0xbf58476d1ce4e5b9ULL;
+    H = (H ^ (H >> 31) ^ K.End) * 0x94d049bb133111ebULL;
+    H ^= uint64_t(K.Kind) << 8 | K.Flags;
+    return unsigned(H ^ (H >> 32));
   }
   static bool isEqual(const TraceKey &A, const TraceKey &B) { return A == B; }
 };
@@ -75,11 +86,17 @@ struct TraceKeyInfo {
 /// comes before the LF (or the end of the buffer).
 class Parser {
 public:
-  Parser(MemoryBufferRef Buffer, StringRef BinaryBuildID, BranchProfile &P)
-      : FileName(Buffer.getBufferIdentifier()), BinaryBuildID(BinaryBuildID),
-        P(P), Cur(Buffer.getBufferStart()), End(Buffer.getBufferEnd()) {}
+  /// Parses \p Text, a whole number of lines of \p FileName starting with
+  /// line \p FirstLine.
+  Parser(StringRef FileName, StringRef BinaryBuildID, StringRef Text,
+         uint64_t FirstLine)
+      : FileName(FileName), BinaryBuildID(BinaryBuildID), Cur(Text.begin()),
+        End(Text.end()), LineNo(FirstLine) {}
 
   Error parse();
+  /// Adds the records of the part of the file that follows this one.
+  Error merge(const Parser &Next);
+  BranchProfile takeProfile() { return std::move(P); }
 
 private:
   Error error(const Twine &Msg) const {
@@ -123,10 +140,10 @@ private:
 
   StringRef FileName;
   StringRef BinaryBuildID;
-  BranchProfile &P;
+  BranchProfile P;
   const char *Cur;
   const char *End;
-  uint64_t LineNo = 1;
+  uint64_t LineNo;
   /// Where each distinct record is in P.Traces or P.Samples.
   DenseMap<TraceKey, uint32_t, TraceKeyInfo> RecordIndex;
 };
@@ -367,12 +384,68 @@ Error Parser::parse() {
   return Error::success();
 }
 
+Error Parser::merge(const Parser &Next) {
+  for (const Trace &T : Next.P.Traces)
+    if (Error E = addTrace(T))
+      return E;
+  for (const Sample &S : Next.P.Samples)
+    if (Error E = addSample(S))
+      return E;
+  llvm::append_range(P.Events, Next.P.Events);
+  P.HasBranches |= Next.P.HasBranches;
+  P.Skipped.OtherBinary += Next.P.Skipped.OtherBinary;
+  P.Skipped.Outside += Next.P.Skipped.Outside;
+  return Error::success();
+}
+
+/// Below this many bytes a file is read in one part.
+constexpr size_t MinPartSize = 4 << 20;
+
+/// \p Text cut at line breaks into one part per core (fewer for a small
+/// file).
+std::vector<StringRef> splitAtLines(StringRef Text) {
+  size_t Count =
+      std::clamp<size_t>(Text.size() / MinPartSize, 1,
+                         hardware_concurrency().compute_thread_count());
+  std::vector<StringRef> Parts;
+  while (Parts.size() + 1 < Count) {
+    size_t Cut = Text.find('\n', Text.size() / (Count - Parts.size()));
+    if (Cut == StringRef::npos)
+      break;
+    Parts.push_back(Text.take_front(Cut + 1));
+    Text = Text.drop_front(Cut + 1);
+  }
+  Parts.push_back(Text);
+  return Parts;
+}
+
 } // namespace
 
 Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
                                                   StringRef BinaryBuildID) {
-  BranchProfile P;
-  if (Error E = Parser(Buffer, BinaryBuildID, P).parse())
-    return E;
-  return P;
+  StringRef File = Buffer.getBufferIdentifier();
+  std::vector<StringRef> Parts = splitAtLines(Buffer.getBuffer());
+  std::vector<std::unique_ptr<Parser>> Parsers;
+  for (StringRef Part : Parts)
+    Parsers.push_back(
+        std::make_unique<Parser>(File, BinaryBuildID, Part, /*FirstLine=*/1));
+  // Line numbers of a part are only known once the parts before it are
+  // counted: a failed part is parsed again, numbered, for its message.
+  std::vector<char> Failed(Parts.size());
+  parallelFor(0, Parts.size(), [&](size_t I) {
+    if (Error E = Parsers[I]->parse()) {
+      consumeError(std::move(E));
+      Failed[I] = true;
+    }
+  });
+  uint64_t FirstLine = 1;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    if (Failed[I])
+      return Parser(File, BinaryBuildID, Parts[I], FirstLine).parse();
+    FirstLine += Parts[I].count('\n');
+  }
+  for (size_t I = 1; I < Parts.size(); ++I)
+    if (Error E = Parsers.front()->merge(*Parsers[I]))
+      return E;
+  return Parsers.front()->takeProfile();
 }
