@@ -1,4 +1,4 @@
-//===- lib/Profile/FdataReader.cpp - BOLT fdata profiles ------------------===//
+//===- FdataReader.cpp - BOLT fdata profiles ------------------------------===//
 //
 // A single pass over the buffer, one line at a time, scanning fields as
 // StringRefs. An escaped name is unescaped into one reused buffer, so no
@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/FdataReader.h"
+#include "ProfileText.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -19,22 +20,6 @@ using namespace llvm;
 using namespace bbmap;
 
 namespace {
-
-/// BOLT reads counts as int64_t.
-constexpr uint64_t MaxCount = std::numeric_limits<int64_t>::max();
-
-/// A field as it appears in a message: quoted, escaped, and cut after 40
-/// bytes so that a garbage line does not flood the diagnostic.
-std::string quote(StringRef Field) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << '\'';
-  printEscapedString(Field.take_front(40), OS);
-  if (Field.size() > 40)
-    OS << "...";
-  OS << '\'';
-  return S;
-}
 
 /// A location as read: Address is final for a symbol the resolver knew and
 /// the offset as written otherwise.
@@ -190,25 +175,9 @@ Error LineParser::parseCount(const char *What, uint64_t &Value) {
   StringRef Field = next();
   if (Field.empty())
     return error(Twine("missing ") + What);
-  auto OutOfRange = [&] {
-    return error(Twine(What) + " " + quote(Field) +
-                 " out of range (0 to 2^63-1)");
-  };
-  // A negative count is well formed, only out of range.
-  bool Negative = Field.size() > 1 && Field.front() == '-';
-  uint64_t V = 0;
-  for (char C : Field.drop_front(Negative)) {
-    if (!isDigit(C))
-      return error(Twine("expected decimal ") + What + ", found " +
-                   quote(Field));
-    unsigned Digit = C - '0';
-    if (V > (MaxCount - Digit) / 10)
-      return OutOfRange();
-    V = V * 10 + Digit;
-  }
-  if (Negative)
-    return OutOfRange();
-  Value = V;
+  CountField Read = readCount(Field, Value);
+  if (Read != CountField::Valid)
+    return error(countProblem(Read, What, Field));
   return Error::success();
 }
 

@@ -1,4 +1,4 @@
-//===- lib/Profile/PerfDataReader.cpp - perf.data reader ------------------===//
+//===- PerfDataReader.cpp - perf.data reader ------------------------------===//
 //
 // Runs perf as a child process (llvm::sys::ExecuteAndWait, stdout and
 // stderr to temporary files), reads the event list and build-id list it

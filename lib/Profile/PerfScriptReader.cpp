@@ -1,4 +1,4 @@
-//===- lib/Profile/PerfScriptReader.cpp - perf script text reader ---------===//
+//===- PerfScriptReader.cpp - perf script text reader ---------------------===//
 //
 // PerfBinary (program headers and build-id of the profiled ELF file) and
 // PerfScriptReader: a line classifier for perf script text (mmap and task

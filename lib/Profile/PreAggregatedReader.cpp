@@ -1,4 +1,4 @@
-//===- lib/Profile/PreAggregatedReader.cpp - perf2bolt --pa input ---------===//
+//===- PreAggregatedReader.cpp - perf2bolt --pa input ---------------------===//
 //
 // One pass over the buffer that scans each field in place with hand-written
 // hex and decimal loops: nothing is allocated per line except an event
@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PreAggregatedReader.h"
+#include "ProfileText.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,23 +28,7 @@ using namespace bbmap;
 
 namespace {
 
-/// perf2bolt reads counts as int64_t.
-constexpr uint64_t MaxCount = std::numeric_limits<int64_t>::max();
-
 bool isBlank(char C) { return C == ' ' || C == '\t'; }
-
-/// A token as it appears in a message: quoted, escaped, and cut after 40
-/// bytes so that a garbage line does not flood the diagnostic.
-std::string quote(StringRef Token) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << '\'';
-  printEscapedString(Token.take_front(40), OS);
-  if (Token.size() > 40)
-    OS << "...";
-  OS << '\'';
-  return S;
-}
 
 /// Where a location lies.
 enum class Place : uint8_t { Binary, External, OtherBinary };
@@ -200,26 +185,10 @@ Error Parser::parseLocation(const char *What, Location &L) {
 Error Parser::parseCount(const char *What, uint64_t &Value) {
   if (atLineEnd())
     return error(Twine("missing ") + What);
-  const char *Start = Cur;
-  auto OutOfRange = [&] {
-    return error(Twine(What) + " " + quote(fieldFrom(Start)) +
-                 " out of range (0 to 2^63-1)");
-  };
-  // A negative count is well formed, only out of range.
-  bool Negative = *Cur == '-';
-  Cur += Negative;
-  const char *Digits = Cur;
-  uint64_t V = 0;
-  for (; Cur != End && isDigit(*Cur); ++Cur)
-    V = V * 10 + (*Cur - '0');
-  size_t Length = Cur - Digits;
-  if (Length == 0 || !atFieldEnd())
-    return error(Twine("expected decimal ") + What + ", found " +
-                 quote(fieldFrom(Start)));
-  // 19 digits cannot wrap around 2^64; more are out of range.
-  if (Negative || Length > 19 || V > MaxCount)
-    return OutOfRange();
-  Value = V;
+  StringRef Field = fieldFrom(Cur);
+  CountField Read = readCount(Field, Value);
+  if (Read != CountField::Valid)
+    return error(countProblem(Read, What, Field));
   return Error::success();
 }
 
