@@ -4,7 +4,8 @@
 // runs are added to difference arrays (blocks, and fall-through edges
 // entry -> entry + 1) in constant time whatever their length; one prefix
 // sum at the end gives the counts. Branch sources are classified by
-// decoding the instruction there (once per address).
+// decoding the instruction there (once per address), unless the trace
+// carries its classification.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,7 @@ private:
   void addBranch(const Trace &T);
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
   InstrKind kindAt(uint64_t Address);
+  BranchSource sourceOf(const Trace &T);
   void addCall(const Trace &T, bool TailCall) {
     EdgeCount &C = Calls[{T.From, T.To, TailCall}];
     C.Count += T.Count;
@@ -66,20 +68,36 @@ InstrKind BlockCounter::kindAt(uint64_t Address) {
   return It->second;
 }
 
+BranchSource BlockCounter::sourceOf(const Trace &T) {
+  if (T.Kind == TraceKind::Return)
+    return BranchSource::Return;
+  if (T.Source != BranchSource::Decode)
+    return T.Source;
+  switch (kindAt(T.From)) {
+  case InstrKind::Return:
+    return BranchSource::Return;
+  case InstrKind::Call:
+  case InstrKind::IndirectCall:
+    return BranchSource::Call;
+  default:
+    return BranchSource::Jump;
+  }
+}
+
 void BlockCounter::addBranch(const Trace &T) {
   if (T.FromExternal || T.ToExternal) {
     ++Stats.BranchesOutside;
     return;
   }
-  InstrKind Kind = kindAt(T.From);
+  BranchSource Source = sourceOf(T);
   uint32_t Src = Index.find(T.From, LookupSide::From);
-  if (T.Kind == TraceKind::Return || Kind == InstrKind::Return) {
+  if (Source == BranchSource::Return) {
     ++Stats.Returns;
     if (Src != AddressIndex::NotFound)
       Returns[Src] += T.Count;
     return;
   }
-  if (Kind == InstrKind::Call || Kind == InstrKind::IndirectCall)
+  if (Source == BranchSource::Call)
     return addCall(T, /*TailCall=*/false);
   uint32_t Dst = Index.find(T.To, LookupSide::To);
   if (Src == AddressIndex::NotFound || Dst == AddressIndex::NotFound) {
