@@ -32,6 +32,8 @@ namespace {
 
 /// Instructions decoded at most in one stretch or count.
 constexpr unsigned MaxStretch = 1 << 14;
+/// Padding instructions stepped over at most between two blocks.
+constexpr unsigned MaxPadding = 16;
 
 Error inputError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
@@ -61,6 +63,12 @@ struct Fragment {
     return *InputFunction + Entries[I]->InputOffset;
   }
 };
+
+/// Whether a BOLT block of \p F's function starts at input \p Address.
+bool isBoundary(const Fragment &F, uint64_t Address) {
+  return F.Boundaries &&
+         llvm::binary_search(*F.Boundaries, Address - *F.InputFunction);
+}
 
 /// How the input gets from the last instruction of a stretch to an address:
 /// on to the next instruction, on after a call returns (no CFG edge), by a
@@ -164,6 +172,8 @@ private:
     uint64_t Address = 0;
     size_t Next = 0;
     size_t End = 0;
+    /// Address is a return point before the entries: pick the one entered.
+    bool Pick = false;
   };
 
   void buildBoundaries();
@@ -174,11 +184,13 @@ private:
   std::optional<uint64_t> countInstructions(const Fragment &F, uint64_t Out,
                                             uint64_t Target, uint64_t In,
                                             Role R) const;
-  Entry enter(const Place &P, std::optional<uint64_t> Source);
+  Entry enter(const Place &P, std::optional<uint64_t> Source, bool MayReturn);
+  std::optional<uint64_t> returnPoint(const Place &P, size_t Lo);
   std::optional<uint64_t> stretchEnd(const Fragment &F, uint64_t Begin);
   std::optional<uint64_t> scanStretch(const Fragment &F, uint64_t Begin) const;
   Link linkOf(uint64_t Last, uint64_t Target);
   bool reaches(uint64_t Last, uint64_t Target);
+  bool fallsInto(uint64_t Address, uint64_t Target) const;
   std::optional<Bridge> bridge(const Fragment *F, uint64_t Last,
                                uint64_t Target);
   bool isBlockStart(uint64_t Address) const;
@@ -315,8 +327,7 @@ Translator::countInstructions(const Fragment &F, uint64_t Out, uint64_t Target,
     if (I->Kind != InstrKind::Nop)
       Out = O->end();
     bool MayEnd = R == Role::Entered && Out == Target;
-    if (F.Boundaries && !MayEnd &&
-        llvm::binary_search(*F.Boundaries, In - *F.InputFunction))
+    if (!MayEnd && isBoundary(F, In))
       return std::nullopt;
   }
   if (Out != Target)
@@ -325,7 +336,8 @@ Translator::countInstructions(const Fragment &F, uint64_t Out, uint64_t Target,
 }
 
 Translator::Entry Translator::enter(const Place &P,
-                                    std::optional<uint64_t> Source) {
+                                    std::optional<uint64_t> Source,
+                                    bool MayReturn) {
   Entry E;
   if (!P.F || P.F->Entries.empty()) {
     E.Address = inputAddress(P, Role::Entered);
@@ -335,6 +347,21 @@ Translator::Entry Translator::enter(const Place &P,
   size_t Lo = llvm::lower_bound(F.Offsets, P.Offset) - F.Offsets.begin();
   size_t Hi = llvm::upper_bound(F.Offsets, P.Offset) - F.Offsets.begin();
   std::optional<size_t> Pick = pickBlock(F, Lo, Hi, Source);
+  std::optional<uint64_t> Return;
+  if (Pick && MayReturn && !(Source && reaches(*Source, F.input(*Pick))))
+    Return = returnPoint(P, Lo);
+  for (size_t I = Lo; Return && I < Hi; ++I)
+    if (F.isBlock(I) && F.input(I) == *Return) {
+      Pick = I;
+      Return.reset();
+    }
+  if (Return) {
+    E.Address = *Return;
+    E.Next = Lo;
+    E.End = Hi;
+    E.Pick = true;
+    return E;
+  }
   if (!Pick) {
     E.Address = inputAddress(P, Role::Entered);
     return E;
@@ -343,6 +370,27 @@ Translator::Entry Translator::enter(const Place &P,
   E.Next = *Pick + 1;
   E.End = Hi;
   return E;
+}
+
+/// Where the input returns to when a return (or an unknown branch) lands
+/// at block entries [Lo, ...) right after a call: the input's call may be
+/// followed by a jump BOLT removed, which then executed.
+std::optional<uint64_t> Translator::returnPoint(const Place &P, size_t Lo) {
+  const Fragment &F = *P.F;
+  if (Lo == 0)
+    return std::nullopt;
+  uint64_t Out = F.Address + F.Offsets[Lo - 1];
+  std::optional<Instruction> I = B.BoltedCode.decode(Out);
+  for (unsigned N = 0; I && I->end() < P.Address && N < MaxStretch; ++N)
+    I = B.BoltedCode.decode(I->end());
+  if (!I || !I->isCall() || I->end() != P.Address)
+    return std::nullopt;
+  Place Call{P.F, I->Address - F.Address, I->Address};
+  std::optional<Instruction> InCall =
+      B.InputCode.decode(inputAddress(Call, Role::Executed));
+  if (!InCall || !InCall->isCall())
+    return std::nullopt;
+  return InCall->end();
 }
 
 /// Of the block entries [Lo, Hi), which share one output offset, the one
@@ -381,8 +429,7 @@ std::optional<uint64_t> Translator::scanStretch(const Fragment &F,
     std::optional<Instruction> I = B.InputCode.decode(A);
     if (!I)
       return std::nullopt;
-    if (I->endsBlock() ||
-        llvm::binary_search(*F.Boundaries, I->end() - *F.InputFunction))
+    if (I->endsBlock() || isBoundary(F, I->end()))
       return A;
     A = I->end();
   }
@@ -393,7 +440,7 @@ Link Translator::linkOf(uint64_t Last, uint64_t Target) {
   std::optional<Instruction> I = B.InputCode.decode(Last);
   if (!I)
     return Link::None;
-  if (!I->isBarrier() && I->end() == Target)
+  if (!I->isBarrier() && fallsInto(I->end(), Target))
     return I->isCall() ? Link::Returns : Link::FallsThrough;
   if (I->Kind == InstrKind::IndirectBranch ||
       ((I->Kind == InstrKind::CondBranch ||
@@ -403,13 +450,26 @@ Link Translator::linkOf(uint64_t Last, uint64_t Target) {
   return Link::None;
 }
 
+/// Whether execution from \p Address reaches \p Target straight, through
+/// padding nops (BOLT drops them, the input executes them).
+bool Translator::fallsInto(uint64_t Address, uint64_t Target) const {
+  for (unsigned N = 0; Address < Target && N < MaxPadding; ++N) {
+    std::optional<Instruction> I = B.InputCode.decode(Address);
+    if (!I || I->Kind != InstrKind::Nop)
+      return false;
+    Address = I->end();
+  }
+  return Address == Target;
+}
+
 /// Whether \p Last (a branch source) goes to \p Target by its own target or
 /// by falling through.
 bool Translator::reaches(uint64_t Last, uint64_t Target) {
   std::optional<Instruction> I = B.InputCode.decode(Last);
   if (!I)
     return false;
-  return I->Target == Target || (!I->isBarrier() && I->end() == Target);
+  return I->Target == Target ||
+         (!I->isBarrier() && fallsInto(I->end(), Target));
 }
 
 std::optional<Bridge> Translator::bridge(const Fragment *F, uint64_t Last,
@@ -417,11 +477,17 @@ std::optional<Bridge> Translator::bridge(const Fragment *F, uint64_t Last,
   std::optional<Instruction> I = B.InputCode.decode(Last);
   if (!F || !F->Boundaries || !I)
     return std::nullopt;
+  // The input's next instructions within the same BOLT block first (a
+  // conditional branch and the jump after it, which BOLT may invert into
+  // one), then other blocks (one BOLT bypassed).
   SmallVector<uint64_t, 2> Next;
   if (I->Target && !I->isCall())
     Next.push_back(*I->Target);
   if (!I->isBarrier())
     Next.push_back(I->end());
+  llvm::stable_sort(Next, [&](uint64_t A, uint64_t B) {
+    return !isBoundary(*F, A) && isBoundary(*F, B);
+  });
   for (uint64_t Via : Next) {
     std::optional<uint64_t> ViaLast = stretchEnd(*F, Via);
     if (ViaLast && linkOf(*ViaLast, Target) != Link::None)
@@ -457,8 +523,13 @@ void Translator::step(Path &P, const Fragment *F, uint64_t Last,
   if (L == Link::FallsThrough && BoltedFallsThrough && P.inRun())
     return;
   P.endRun(Last);
-  if (L == Link::None || L == Link::Jumps ||
-      (L == Link::FallsThrough && isBlockStart(Target))) {
+  if (L == Link::FallsThrough && !isBlockStart(Target) && !isBlockStart(Last)) {
+    // Into padding or the middle of a block: the input's run goes on from
+    // Last, which charges the fall-through edge out of Last's block.
+    P.beginRun(Last);
+    return;
+  }
+  if (L == Link::None || L == Link::Jumps || L == Link::FallsThrough) {
     Trace Edge;
     Edge.From = Last;
     Edge.To = Target;
@@ -491,9 +562,10 @@ bool Translator::addBranch(const Trace &T, Path &P, std::optional<Entry> &To) {
   std::optional<uint64_t> InFrom;
   if (From)
     InFrom = inputAddress(*From, Role::Executed);
-  if (Target)
-    To = enter(*Target, InFrom);
   BranchSource Source = T.FromExternal ? BranchSource::Decode : sourceOf(T);
+  if (Target)
+    To = enter(*Target, InFrom,
+               Source == BranchSource::Return || T.FromExternal);
   if (Source == BranchSource::Jump && From && Target) {
     step(P, From->F, *InFrom, To->Address, T.Mispreds, false);
     return true;
@@ -541,12 +613,12 @@ void Translator::addRun(const Trace &T, Path &P, std::optional<Entry> To) {
     return;
   }
   if (!To)
-    To = enter(*Begin, std::nullopt);
+    To = enter(*Begin, std::nullopt, /*MayReturn=*/true);
   if (!P.inRun())
     P.beginRun(To->Address);
   uint64_t Cur = To->Address;
   if (const Fragment *F = Begin->F) {
-    passGroup(P, *F, Cur, To->Next, To->End, false);
+    passGroup(P, *F, Cur, To->Next, To->End, To->Pick);
     size_t I =
         llvm::upper_bound(F->Offsets, Begin->Offset) - F->Offsets.begin();
     while (I < F->Offsets.size() && F->Offsets[I] <= End->Offset) {
