@@ -36,8 +36,7 @@ constexpr StringRef ToolName = "bbmap-profile";
 cl::OptionCategory ProfileCategory("bbmap-profile options");
 
 cl::opt<std::string> BinaryPath(cl::Positional, cl::Required,
-                                cl::desc("<binary with .llvm_bb_addr_map, or "
-                                         "BOLTed with a BAT table>"),
+                                cl::desc("<binary with .llvm_bb_addr_map>"),
                                 cl::cat(ProfileCategory));
 cl::opt<std::string>
     InputBinaryPath("input-binary",
