@@ -199,6 +199,8 @@ private:
   BranchSource sourceOf(const Trace &T) const;
   bool addBranch(const Trace &T, Path &P, std::optional<Entry> &To);
   void addRun(const Trace &T, Path &P, std::optional<Entry> To);
+  std::optional<std::pair<Trace, Trace>> splitAtFunction(const Trace &T);
+  void translate(const Trace &T);
   void passGroup(Path &P, const Fragment &F, uint64_t &Cur, size_t From,
                  size_t End, bool Pick);
   std::optional<size_t> pickBlock(const Fragment &F, size_t Lo, size_t Hi,
@@ -424,13 +426,17 @@ std::optional<uint64_t> Translator::stretchEnd(const Fragment &F,
 
 std::optional<uint64_t> Translator::scanStretch(const Fragment &F,
                                                 uint64_t Begin) const {
-  uint64_t A = Begin;
+  // Padding nops at the end are not the stretch's last instruction: the
+  // input's block (and its map's) ends before them.
+  uint64_t A = Begin, Last = Begin;
   for (unsigned N = 0; N < MaxStretch; ++N) {
     std::optional<Instruction> I = B.InputCode.decode(A);
     if (!I)
       return std::nullopt;
+    if (I->Kind != InstrKind::Nop)
+      Last = A;
     if (I->endsBlock() || isBoundary(F, I->end()))
-      return A;
+      return Last;
     A = I->end();
   }
   return std::nullopt;
@@ -643,6 +649,40 @@ void Translator::addRun(const Trace &T, Path &P, std::optional<Entry> To) {
 
 void Translator::addTrace(const Trace &T) {
   ++Stats.Records;
+  if (std::optional<std::pair<Trace, Trace>> Split = splitAtFunction(T)) {
+    translate(Split->first);
+    translate(Split->second);
+    return;
+  }
+  translate(T);
+}
+
+/// A run the tracer saw pass from one BOLTed function into the next one
+/// (a jump to the next instruction looks like a fall-through), as the run
+/// up to that jump and the jump with the run after it.
+std::optional<std::pair<Trace, Trace>>
+Translator::splitAtFunction(const Trace &T) {
+  if (!T.hasFallthrough() || T.FallthroughEnd < T.To)
+    return std::nullopt;
+  const Fragment *Next = fragmentAt(T.FallthroughEnd);
+  if (!Next || Next == fragmentAt(T.To) || Next->Address <= T.To)
+    return std::nullopt;
+  std::optional<Instruction> I = B.BoltedCode.decode(T.To);
+  for (unsigned N = 0; I && I->end() < Next->Address && N < MaxStretch; ++N)
+    I = B.BoltedCode.decode(I->end());
+  if (!I || I->end() != Next->Address)
+    return std::nullopt;
+  Trace First = T, Second = T;
+  First.FallthroughEnd = I->Address;
+  Second.Kind = TraceKind::BranchAndFallthrough;
+  Second.From = I->Address;
+  Second.To = Next->Address;
+  Second.FromExternal = Second.ToExternal = false;
+  Second.Mispreds = 0;
+  return std::make_pair(First, Second);
+}
+
+void Translator::translate(const Trace &T) {
   Path P(T, Result.Profile.Traces);
   std::optional<Entry> To;
   if (T.hasBranch() && !addBranch(T, P, To)) {
