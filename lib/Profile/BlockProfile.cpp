@@ -4,7 +4,8 @@
 // runs are added to difference arrays (blocks, and fall-through edges
 // entry -> entry + 1) in constant time whatever their length; one prefix
 // sum at the end gives the counts. Branch sources are classified by
-// decoding the instruction there (once per address).
+// decoding the instruction there (once per address), unless the trace
+// carries its classification.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,7 @@ private:
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
   uint32_t blockBeforeGap(uint64_t Address) const;
   InstrKind kindAt(uint64_t Address);
+  BranchSource sourceOf(const Trace &T);
   void addCall(const Trace &T, bool TailCall) {
     EdgeCount &C = Calls[{T.From, T.To, TailCall}];
     C.Count += T.Count;
@@ -67,6 +69,22 @@ InstrKind BlockCounter::kindAt(uint64_t Address) {
   return It->second;
 }
 
+BranchSource BlockCounter::sourceOf(const Trace &T) {
+  if (T.Kind == TraceKind::Return)
+    return BranchSource::Return;
+  if (T.Source != BranchSource::Decode)
+    return T.Source;
+  switch (kindAt(T.From)) {
+  case InstrKind::Return:
+    return BranchSource::Return;
+  case InstrKind::Call:
+  case InstrKind::IndirectCall:
+    return BranchSource::Call;
+  default:
+    return BranchSource::Jump;
+  }
+}
+
 void BlockCounter::addBranch(const Trace &T) {
   uint32_t Src = Index.find(T.From, LookupSide::From);
   if (T.FromExternal || T.ToExternal || Src == AddressIndex::NotFound) {
@@ -74,13 +92,13 @@ void BlockCounter::addBranch(const Trace &T) {
     return;
   }
   // Only sources inside mapped blocks are decoded (and cached).
-  InstrKind Kind = kindAt(T.From);
-  if (T.Kind == TraceKind::Return || Kind == InstrKind::Return) {
+  BranchSource Source = sourceOf(T);
+  if (Source == BranchSource::Return) {
     ++Stats.Returns;
     Returns[Src] += T.Count;
     return;
   }
-  if (Kind == InstrKind::Call || Kind == InstrKind::IndirectCall)
+  if (Source == BranchSource::Call)
     return addCall(T, /*TailCall=*/false);
   uint32_t Dst = Index.find(T.To, LookupSide::To);
   if (Dst == AddressIndex::NotFound) {

@@ -105,6 +105,27 @@ void printStatsJSON(json::OStream &J, const MappingStats &S) {
   J.attribute("SamplesOutside", S.SamplesOutside);
 }
 
+void printBATJSON(json::OStream &J, const ProfileOrigin &Origin) {
+  const BATTranslationStats &S = *Origin.BAT;
+  J.attribute("BoltedBinary", Origin.BoltedBinary);
+  J.attribute("Records", S.Records);
+  J.attribute("UnknownFunction", S.UnknownFunction);
+  J.attribute("RunsAcrossFragments", S.RunsAcrossFragments);
+  J.attribute("LayoutJumps", S.LayoutJumps);
+  J.attribute("Unexplained", S.Unexplained);
+  J.attribute("SamplesDropped", S.SamplesDropped);
+}
+
+void printBATSummary(raw_ostream &OS, const ProfileOrigin &Origin) {
+  const BATTranslationStats &S = *Origin.BAT;
+  OS << formatv("translated from {0} through BAT: {1} records, {2} jumps "
+                "BOLT's layout removed, inverted or added, {3} transitions "
+                "unexplained, dropped: {4} records in unknown functions, {5} "
+                "runs across fragments, {6} samples\n",
+                Origin.BoltedBinary, S.Records, S.LayoutJumps, S.Unexplained,
+                S.UnknownFunction, S.RunsAcrossFragments, S.SamplesDropped);
+}
+
 uint64_t totalCount(const BlockProfile &P) {
   uint64_t Sum = 0;
   for (uint64_t C : P.Counts)
@@ -136,6 +157,8 @@ void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
       J.attribute("SkippedOtherBinary", Origin.Profile->Skipped.OtherBinary);
       J.attribute("SkippedOutside", Origin.Profile->Skipped.Outside);
     });
+    if (Origin.BAT)
+      J.attributeObject("BAT", [&] { printBATJSON(J, Origin); });
     J.attributeObject("Stats", [&] { printStatsJSON(J, P.Stats); });
     J.attributeArray("Functions", [&] {
       for (const FunctionBlocks &F : profiledFunctions(P, Binary.index()))
@@ -157,6 +180,8 @@ void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
   OS << formatv("{0}: {1} {2} in {3} functions (profile {4}, {5})\n",
                 Binary.path(), Total, Unit, Functions.size(),
                 Origin.ProfilePath, Origin.Format);
+  if (Origin.BAT)
+    printBATSummary(OS, Origin);
   OS << "\nhottest functions:\n  share       count  entries  function\n";
   for (const FunctionBlocks &F : ArrayRef(Functions).take_front(Top))
     OS << formatv("  {0,5:f1}% {1,11} {2,8}  {3}\n", share(F.Total, Total),

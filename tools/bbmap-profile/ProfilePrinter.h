@@ -10,10 +10,12 @@
 #define BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
 
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 
 namespace bbmap {
@@ -23,6 +25,10 @@ struct ProfileOrigin {
   std::string ProfilePath;
   std::string Format;
   const BranchProfile *Profile = nullptr;
+  /// Set when the profile was collected on a BOLTed binary and translated
+  /// to the charged binary's addresses through its BAT table.
+  std::string BoltedBinary;
+  std::optional<BATTranslationStats> BAT;
 };
 
 void printProfileJSON(llvm::raw_ostream &OS, const MappedBinary &Binary,

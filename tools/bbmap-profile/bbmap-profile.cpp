@@ -4,15 +4,19 @@
 // address map (perf.data, perf script text, BOLT pre-aggregated, BOLT
 // fdata) and charges it to the map's blocks: block counts, CFG edge counts
 // and call counts, printed as a summary, JSON or a Graphviz picture of one
-// function. docs/profile.md documents the options, rules and output.
+// function. A profile of a BOLTed binary with a BAT table is charged to the
+// blocks of the input binary BOLT read (--input-binary). docs/profile.md
+// documents the options, rules and output.
 //
 // Usage: bbmap-profile prog --pa=prog.pa --format=json -o prog.json
+//        bbmap-profile prog.bolt --pa=bolted.pa --input-binary=prog
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProfilePrinter.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/ProfileSource.h"
@@ -34,6 +38,12 @@ cl::OptionCategory ProfileCategory("bbmap-profile options");
 cl::opt<std::string> BinaryPath(cl::Positional, cl::Required,
                                 cl::desc("<binary with .llvm_bb_addr_map>"),
                                 cl::cat(ProfileCategory));
+cl::opt<std::string>
+    InputBinaryPath("input-binary",
+                    cl::desc("BINARY was BOLTed with --enable-bat: charge "
+                             "the profile to the blocks of this binary, the "
+                             "one BOLT read"),
+                    cl::value_desc("file"), cl::cat(ProfileCategory));
 
 cl::opt<std::string> PerfData("perfdata",
                               cl::desc("Read a perf.data file (runs perf)"),
@@ -92,7 +102,9 @@ cl::opt<bool> BasicSamples(
     cl::cat(ProfileCategory));
 cl::opt<bool> IgnoreBuildID("ignore-build-id",
                             cl::desc("Read a profile recorded for another "
-                                     "build ID of the binary"),
+                                     "build ID of the binary; with "
+                                     "--input-binary, accept an input binary "
+                                     "of another build ID"),
                             cl::cat(ProfileCategory));
 cl::opt<std::string> PerfPath("perf",
                               cl::desc("The perf program (default: "
@@ -149,6 +161,45 @@ StringRef formatName(ProfileFormat F) {
   return "";
 }
 
+/// Refuses a binary whose blocks the profile cannot be charged to: one
+/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
+/// copied one, still describes the input's addresses).
+void checkBinary(const MappedBinary &Binary) {
+  bool Bolted = Binary.bat() != nullptr;
+  bool Fdata = Format == OutputFormat::Fdata && CFG.empty();
+  if (!InputBinaryPath.empty() && !Bolted)
+    fail(BinaryPath, "no BAT table (.note.bolt_bat): --input-binary needs a "
+                     "binary BOLTed with --enable-bat");
+  if (!InputBinaryPath.empty() && Fdata) {
+    WithColor::error(errs(), ToolName)
+        << "--format=fdata writes perf2bolt's fdata of the BOLTed binary "
+           "itself (for llvm-bolt on the input binary): drop --input-binary\n";
+    exit(2);
+  }
+  if (Bolted && InputBinaryPath.empty() && !Fdata)
+    fail(BinaryPath, "optimized by BOLT (BAT table in .note.bolt_bat): its "
+                     "blocks are the input binary's; give the binary BOLT "
+                     "read, with its .llvm_bb_addr_map, as --input-binary=IN");
+  if (!Bolted && Binary.sections().empty())
+    fail(BinaryPath, "no .llvm_bb_addr_map section");
+}
+
+/// The binary the blocks are charged to, with its decoder.
+struct ChargedBinary {
+  std::unique_ptr<MappedBinary> Binary;
+  std::unique_ptr<InstructionDecoder> Decoder;
+};
+
+ChargedBinary openInput(const MappedBinary &Bolted) {
+  ChargedBinary In;
+  In.Binary = unwrap(InputBinaryPath, MappedBinary::open(InputBinaryPath));
+  if (Error E = checkBATInput(Bolted, *In.Binary, IgnoreBuildID))
+    fail(InputBinaryPath, toString(std::move(E)));
+  In.Decoder =
+      unwrap(InputBinaryPath, InstructionDecoder::create(In.Binary->object()));
+  return In;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -161,19 +212,18 @@ int main(int argc, char **argv) {
       "bbmap-profile: charge a profile to basic blocks\n\n"
       "  Reads one profile of BINARY (perf.data, perf script text, BOLT\n"
       "  pre-aggregated or fdata) and charges it to the blocks of BINARY's\n"
-      "  .llvm_bb_addr_map: block, edge and call counts.\n");
+      "  .llvm_bb_addr_map: block, edge and call counts. For a BOLTed\n"
+      "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
+      "  whose blocks are charged.\n");
   ProfileSource Source = selectSource();
 
-  // fdata of a BOLTed binary goes through its BAT table: no map needed.
-  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
+  // A BOLTed binary needs no map: fdata goes through its BAT table, block
+  // counts to the input binary's map.
   std::unique_ptr<MappedBinary> Binary = unwrap(
       BinaryPath,
-      MappedBinary::open(BinaryPath,
-                         WritesFdata ? MappedBinary::MapRequirement::Optional
-                                     : MappedBinary::MapRequirement::Required));
-  // Other binaries need their map: reopen for the usual error.
-  if (Binary->sections().empty() && !Binary->bat())
-    Binary = unwrap(BinaryPath, MappedBinary::open(BinaryPath));
+      MappedBinary::open(BinaryPath, MappedBinary::MapRequirement::Optional));
+  checkBinary(*Binary);
+  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
   SourceFacts Facts;
@@ -194,15 +244,29 @@ int main(int argc, char **argv) {
     Out.keep();
     return 0;
   }
-  BlockProfile Blocks = countBlocks(Profile, *Binary, *Decoder);
-  ProfileOrigin Origin{Source.Path, formatName(Source.Format).str(), &Profile};
+  ProfileOrigin Origin;
+  Origin.ProfilePath = Source.Path;
+  Origin.Format = formatName(Source.Format).str();
+  Origin.Profile = &Profile;
+  std::optional<ChargedBinary> Input;
+  if (!InputBinaryPath.empty()) {
+    Input = openInput(*Binary);
+    TranslatedProfile T = translateBATProfile(
+        Profile, {*Binary, *Decoder, *Input->Binary, *Input->Decoder});
+    Profile = std::move(T.Profile);
+    Origin.BoltedBinary = Binary->path();
+    Origin.BAT = T.Stats;
+  }
+  const MappedBinary &Charged = Input ? *Input->Binary : *Binary;
+  BlockProfile Blocks =
+      countBlocks(Profile, Charged, Input ? *Input->Decoder : *Decoder);
   if (!CFG.empty()) {
-    if (Error E = printFunctionCFG(Out.os(), *Binary, Blocks, CFG))
-      fail(BinaryPath, toString(std::move(E)));
+    if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
+      fail(Charged.path(), toString(std::move(E)));
   } else if (Format == OutputFormat::JSON) {
-    printProfileJSON(Out.os(), *Binary, Blocks, Origin, PrettyPrint);
+    printProfileJSON(Out.os(), Charged, Blocks, Origin, PrettyPrint);
   } else {
-    printProfileSummary(Out.os(), *Binary, Blocks, Origin, Top);
+    printProfileSummary(Out.os(), Charged, Blocks, Origin, Top);
   }
   Out.keep();
   return 0;

@@ -37,6 +37,22 @@ enum class TraceKind : uint8_t {
   Return,
 };
 
+/// What a trace's branch is, when the record knows it better than the
+/// profiled binary's bytes do. A profile translated from a BOLTed binary
+/// (BATProfileTranslator.h) names its branches after the BOLTed
+/// instructions: a jump BOLT added where the input fell through has no
+/// instruction in the input binary, and its source there may be a call.
+enum class BranchSource : uint8_t {
+  /// Classify the branch by decoding its source instruction (every reader).
+  Decode,
+  /// A call: a call site, not a CFG edge.
+  Call,
+  /// A return: no CFG edge.
+  Return,
+  /// Neither: a CFG edge (taken or fall-through) or a tail call.
+  Jump,
+};
+
 /// One aggregated record. Addresses are virtual addresses of the profiled
 /// binary as its program headers lay it out (a reader of a running
 /// process's addresses subtracts the load bias first).
@@ -55,6 +71,9 @@ struct Trace {
   bool FromExternal = false;
   bool ToExternal = false;
   TraceKind Kind = TraceKind::Branch;
+  /// How to classify the branch; a Return trace is a return whatever this
+  /// says.
+  BranchSource Source = BranchSource::Decode;
 
   bool hasBranch() const {
     return Kind == TraceKind::Branch ||

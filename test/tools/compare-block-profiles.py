@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""compare-block-profiles.py - compare two bbmap-profile JSON profiles of
+one binary block by block.
+
+Usage: compare-block-profiles.py EXPECTED.json ACTUAL.json [--all]
+
+Both are `bbmap-profile --format=json` output charged to the same binary's
+blocks, e.g. the input binary's own profile and a profile of its BOLTed
+version translated with --input-binary. Compares every block (count and
+returns, by address and ID; a block absent from one side counts 0 there),
+and with --all also every CFG edge (by function address and block IDs)
+and every call site (site, callee, tail call). Prints one line per kind:
+
+  blocks compared: N (E executed), mismatches: M
+
+and up to 10 differences of each. Exits 1 on a block mismatch (and, with
+--all, an edge or call mismatch) or when no block was compared.
+"""
+import json
+import sys
+
+
+def blocks(profile):
+    out = {}
+    for f in profile["Functions"]:
+        for b in f["Blocks"]:
+            out[(f["Name"], b["Address"], b["ID"])] = (b["Count"], b["Returns"])
+    return out
+
+
+def edges(profile):
+    out = {}
+    for f in profile["Functions"]:
+        for e in f["Edges"]:
+            out[(f["Name"], e["From"], e["To"])] = e["Count"]
+    return out
+
+
+def calls(profile):
+    out = {}
+    for f in profile["Functions"]:
+        for c in f["Calls"]:
+            out[(f["Name"], hex(c["Site"]), c["Callee"], c["TailCall"])] = \
+                c["Count"]
+    return out
+
+
+def compare(kind, expected, actual, zero):
+    keys = sorted(set(expected) | set(actual), key=str)
+    bad = executed = 0
+    for k in keys:
+        want, got = expected.get(k, zero), actual.get(k, zero)
+        executed += want != zero
+        if want != got:
+            bad += 1
+            if bad <= 10:
+                print("MISMATCH %s %s: expected %s, got %s" % (kind, k, want, got))
+    print("%s compared: %d (%d executed), mismatches: %d"
+          % (kind, len(keys), executed, bad))
+    return bad, len(keys)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    expected, actual = (json.load(open(a)) for a in args)
+    bad, n = compare("blocks", blocks(expected), blocks(actual), (0, 0))
+    if "--all" in sys.argv:
+        bad += compare("edges", edges(expected), edges(actual), 0)[0]
+        bad += compare("calls", calls(expected), calls(actual), 0)[0]
+    sys.exit(1 if bad or n == 0 else 0)
+
+
+if __name__ == "__main__":
+    main()
