@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-fdata.cpp - fuzz the fdata profile reader ----------------===//
+//===- fuzz-fdata.cpp - fuzz the fdata profile reader ---------------------===//
 //
 // libFuzzer target for FdataReader. Symbol names resolve through a hash of
 // the name: one name in four is unknown and one in sixteen lies near the

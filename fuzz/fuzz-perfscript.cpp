@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-perfscript.cpp - fuzz the perf script reader -------------===//
+//===- fuzz-perfscript.cpp - fuzz the perf script reader ------------------===//
 //
 // libFuzzer target for PerfScriptReader. The input is perf script text
 // (seeds: fuzz/corpus-seeds/perfscript). It is read three ways: whole,

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz-preagg.cpp - fuzz the pre-aggregated profile reader ------===//
+//===- fuzz-preagg.cpp - fuzz the pre-aggregated profile reader -----------===//
 //
 // libFuzzer target for PreAggregatedReader. The input is the profile text,
 // read twice: without a build ID (every record accepted) and as the binary

@@ -1,4 +1,4 @@
-//===- ProfileText.h - fields the text profile readers share -*- C++ -*-===//
+//===- ProfileText.h - fields the text profile readers share ----*- C++ -*-===//
 //-*-===//
 //
 // What the pre-aggregated and fdata readers read alike: decimal counts in

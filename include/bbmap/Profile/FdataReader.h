@@ -1,4 +1,4 @@
-//===- bbmap/Profile/FdataReader.h - BOLT fdata profiles --------*- C++ -*-===//
+//===- FdataReader.h - BOLT fdata profiles ----------------------*- C++ -*-===//
 //-*-===//
 //
 // Reads BOLT's fdata profile text (what perf2bolt writes and

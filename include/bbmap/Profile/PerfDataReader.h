@@ -1,4 +1,4 @@
-//===- bbmap/Profile/PerfDataReader.h - perf.data reader --------*- C++ -*-===//
+//===- PerfDataReader.h - perf.data reader ----------------------*- C++ -*-===//
 //
 // Reads a perf.data file by running Linux perf on it and handing its text
 // to PerfScriptReader. Three perf runs, each with output to a temporary

@@ -1,4 +1,4 @@
-//===- bbmap/Profile/PerfScriptReader.h - perf script reader ----*- C++ -*-===//
+//===- PerfScriptReader.h - perf script reader ------------------*- C++ -*-===//
 //
 // Reads the text `perf script` prints into a BranchProfile of one binary:
 // branch stacks (`-F brstack`) become aggregated traces, instruction

@@ -1,4 +1,4 @@
-//===- bbmap/Profile/PreAggregatedReader.h - perf2bolt --pa -----*- C++ -*-===//
+//===- PreAggregatedReader.h - perf2bolt --pa -------------------*- C++ -*-===//
 //
 // Reads BOLT's pre-aggregated profile text, the input of `perf2bolt --pa`,
 // into a BranchProfile: every entry type of BOLT 22 (E, S, T, R, B, F, f,
