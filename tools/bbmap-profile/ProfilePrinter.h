@@ -1,4 +1,4 @@
-//===- ProfilePrinter.h - block profiles as JSON, text or dot ----*- C++ -*-===//
+//===- ProfilePrinter.h - profiles as JSON, text or dot ---------*- C++ -*-===//
 //
 // bbmap-profile's outputs of a BlockProfile: JSON (docs/profile.md gives
 // the schema), a readable summary of the hottest functions and blocks, and

@@ -1,4 +1,4 @@
-//===- InstructionDecoder.h - one machine instruction at a time ----*- C++ -*-===//
+//===- InstructionDecoder.h - one instruction at a time ---------*- C++ -*-===//
 //
 // Decodes the instruction at an address of a linked file's executable
 // sections with LLVM's MC disassembler and tells what kind of control flow

@@ -1,4 +1,4 @@
-//===- BATProfileTranslator.h - BOLTed profiles in input terms ----*- C++ -*-===//
+//===- BATProfileTranslator.h - BOLTed profiles as input --------*- C++ -*-===//
 //
 // Turns a profile collected on a BOLT-optimized binary that carries a BAT
 // table (.note.bolt_bat) into the same execution written in the addresses

@@ -1,4 +1,4 @@
-//===- BoltFunctionView.h - BOLT's basic blocks of a function ----*- C++ -*-===//
+//===- BoltFunctionView.h - BOLT's blocks of a function ---------*- C++ -*-===//
 //
 // Rebuilds the basic blocks BOLT's buildCFG() makes of one function, from a
 // linear disassembly of its symbol extent and the function's

@@ -1,4 +1,4 @@
-//===- FdataWriter.h - BOLT fdata from an address-level profile ----*- C++ -*-===//
+//===- FdataWriter.h - BOLT fdata from a profile ----------------*- C++ -*-===//
 //
 // Writes the fdata file that `perf2bolt` writes for the same profile and
 // binary: branch and fall-through lines per BOLT function (LBR mode) or

@@ -1,4 +1,4 @@
-//===- ProfileSource.h - read any profile input into one model ----*- C++ -*-===//
+//===- ProfileSource.h - read any profile input -----------------*- C++ -*-===//
 //
 // The one entry point bbmap-profile reads its input through: a perf.data
 // file, `perf script` text, a BOLT pre-aggregated profile or BOLT fdata,
