@@ -30,6 +30,15 @@
 # each tool's growth from 1M to 10M records (10.0 is linear). For context,
 # the same runs also time `bbmap-profile --format=json` (same reading and
 # charging, another writer).
+# BOLTed sqlite3 (BAT): test/tools/exact-trace/bat-chain.sh BOLTs the shell
+# with the exact profile (ext-tsp, hot/cold splitting), traces the same run
+# of both binaries and checks that the BOLTed run charged to the input's
+# blocks (--input-binary) equals the input's own profile; then fdata of the
+# BOLTed run (and 1M and 10M records drawn from it) against perf2bolt-22,
+# and the same speed table, with the --input-binary path for context.
+# perf.data: ten runs of the workload under `perf record -e cpu-clock`;
+# `--perfdata --format=fdata` against `perf2bolt-22 -p --ba`, same lines
+# and speed.
 #
 # Exits non-zero if a block count mismatches or the fdata outputs differ
 # (the speed table is still printed).
@@ -164,30 +173,10 @@ exact() {
 
 for n in "${majors[@]}"; do exact "$n"; done
 
-# gen_pa SRC N OUT: N records drawn from SRC's (fixed seed), random counts.
-gen_pa() {
-  python3 - "$@" <<'EOF'
-import random, sys
-src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-recs = []
-for line in open(src):
-    w = line.split()
-    if w:  # the count is the last field, except for B (COUNT MISPREDS)
-        recs.append(' '.join(w[:3]) + ' %d ' + w[4] + '\n' if w[0] == 'B'
-                    else ' '.join(w[:-1]) + ' %d\n')
-rng = random.Random(1)
-with open(out, 'w') as f:
-    for i in range(0, n, 65536):
-        k = min(65536, n - i)
-        f.write(''.join(r % c for r, c in zip(rng.choices(recs, k=k),
-                                               rng.choices(range(1, 1001), k=k))))
-EOF
-}
-
 bin=sqlite3-22
 sizes=(1000000 10000000)
 for s in "${sizes[@]}"; do
-  if [ ! -s "pa.$s" ] || [ "pa.$s" -ot "$bin.22.pa" ]; then gen_pa "$bin.22.pa" "$s" "pa.$s"; fi
+  if [ ! -s "pa.$s" ] || [ "pa.$s" -ot "$bin.22.pa" ]; then python3 "$BENCH/sample-records.py" "$bin.22.pa" "$s" "pa.$s"; fi
 done
 
 echo "== bbmap-profile --format=fdata vs perf2bolt-22 --pa: same records"
@@ -209,41 +198,101 @@ timed() {
 }
 # col TAG K: median of column K of TAG.times.
 col() { awk -v k="$2" '{ print $k }' "$1.times" | median; }
+# race TAG RECORDS NAME::CMD... : runs each command RUNS times, alternating,
+# the first being perf2bolt; prints one table row per command with its ratios
+# to the first.
+race() {
+  local tag=$1 n=$2 i; shift 2
+  local names=() cmds=()
+  for c in "$@"; do names+=("${c%%::*}"); cmds+=("${c#*::}"); done
+  for i in "${!cmds[@]}"; do rm -f "$tag.$i.times"; done
+  for _ in $(seq "$RUNS"); do
+    for i in "${!cmds[@]}"; do eval "timed $tag.$i ${cmds[$i]}"; done
+  done
+  local pw pc pm w c m ratios
+  pw=$(col "$tag.0" 1) pc=$(col "$tag.0" 2) pm=$(col "$tag.0" 3)
+  for i in "${!cmds[@]}"; do
+    w=$(col "$tag.$i" 1) c=$(col "$tag.$i" 2) m=$(col "$tag.$i" 3)
+    ratios=" | | "
+    [ "$i" -eq 0 ] || ratios=$(printf '%.2f | %.2f | %.2f' "$(echo "$pw / $w" | bc -l)" \
+      "$(echo "$pc / $c" | bc -l)" "$(echo "$pm / $m" | bc -l)")
+    printf '| %s | %s | %.2f | %.2f | %.0f | %.2f | %s |\n' "$tag" "${names[$i]}" \
+      "$w" "$c" "$(echo "$m / 1024" | bc -l)" "$(echo "$n / $w / 1000000" | bc -l)" \
+      "$ratios"
+  done
+}
+table_head() {
+  printf '| input | tool | wall s | CPU s | peak RSS MB | M records/s | perf2bolt / this: wall | CPU | RSS |\n'
+  printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+}
+# growth NAME TAG1 TAG2 I: command I's growth from input TAG1 to TAG2.
+growth() {
+  printf '%s growth %s -> %s: wall %.1fx, CPU %.1fx, peak RSS %.1fx\n' "$1" "$2" "$3" \
+    "$(echo "$(col "$3.$4" 1) / $(col "$2.$4" 1)" | bc -l)" \
+    "$(echo "$(col "$3.$4" 2) / $(col "$2.$4" 2)" | bc -l)" \
+    "$(echo "$(col "$3.$4" 3) / $(col "$2.$4" 3)" | bc -l)"
+}
 
 echo "== speed: median of $RUNS alternating runs, same input file"
+table_head
 for s in "${sizes[@]}"; do
-  rm -f "bb.$s.times" "p2b.$s.times" "json.$s.times"
-  for _ in $(seq "$RUNS"); do
-    timed "bb.$s" "$PROFILE" "$bin" --pa="pa.$s" --format=fdata -o "pa.$s.bb.fdata"
-    timed "p2b.$s" perf2bolt-22 "$bin" --pa -p "pa.$s" -o "pa.$s.p2b.fdata"
-    timed "json.$s" "$PROFILE" "$bin" --pa="pa.$s" --format=json -o "pa.$s.bb.json"
-  done
+  race "pa.$s" "$s" "perf2bolt-22::perf2bolt-22 $bin --pa -p pa.$s -o pa.$s.p2b.fdata" \
+    "bbmap-profile::$PROFILE $bin --pa=pa.$s --format=fdata -o pa.$s.bb.fdata" \
+    "bbmap-profile --format=json::$PROFILE $bin --pa=pa.$s --format=json -o pa.$s.bb.json"
 done
-printf '| records | tool | wall s | CPU s | peak RSS MB | M records/s | perf2bolt / this: wall | CPU | RSS |\n'
-printf '|---:|---|---:|---:|---:|---:|---:|---:|---:|\n'
+growth perf2bolt-22 pa.1000000 pa.10000000 0
+growth bbmap-profile pa.1000000 pa.10000000 1
+
+# A BOLTed sqlite3 with BAT: the same run traced on the input binary and on
+# the BOLTed one; the BOLTed run charged to the input's blocks must equal
+# the input's own profile (bat-chain.sh), and fdata of the BOLTed run's
+# records must equal perf2bolt-22's (input function names, boltedcollection).
+echo "== BOLTed sqlite3 (BAT): the BOLTed run charged to the input binary's blocks"
+chain=$out/bat
+CC=clang-22 "$EXACT/bat-chain.sh" "$PROFILE" "$out/trace-plugin.so" "$chain" \
+  -i workload.sql -a -batch -a :memory: -- -fuse-ld=lld \
+  -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+  "$SQLITE/sqlite3.c" "$SQLITE/shell.c" -lm || status=1
+bolted=$chain/in.bolt
+mapped_names "$chain/in" >bat.names
 for s in "${sizes[@]}"; do
-  pw=$(col "p2b.$s" 1) pc=$(col "p2b.$s" 2) pm=$(col "p2b.$s" 3)
-  for t in bb p2b json; do
-    w=$(col "$t.$s" 1) c=$(col "$t.$s" 2) m=$(col "$t.$s" 3)
-    case $t in
-      bb) name=bbmap-profile ;; p2b) name=perf2bolt-22 ;;
-      json) name="bbmap-profile --format=json" ;;
-    esac
-    if [ $t = p2b ]; then ratios=" | | "
-    else ratios=$(printf '%.2f | %.2f | %.2f' "$(echo "$pw / $w" | bc -l)" \
-      "$(echo "$pc / $c" | bc -l)" "$(echo "$pm / $m" | bc -l)"); fi
-    printf '| %d | %s | %.2f | %.2f | %.0f | %.2f | %s |\n' "$s" "$name" "$w" "$c" \
-      "$(echo "$m / 1024" | bc -l)" "$(echo "$s / $w / 1000000" | bc -l)" "$ratios"
-  done
+  if [ ! -s "bat.$s" ] || [ "bat.$s" -ot "$chain/bolted.pa" ]; then
+    python3 "$BENCH/sample-records.py" "$chain/bolted.pa" "$s" "bat.$s"
+  fi
 done
-for t in bb p2b json; do
-  case $t in bb) name=bbmap-profile ;; p2b) name=perf2bolt-22 ;;
-    json) name="bbmap-profile --format=json" ;; esac
-  printf '%s growth 1M -> 10M: wall %.1fx, CPU %.1fx, peak RSS %.1fx\n' "$name" \
-    "$(echo "$(col "$t.10000000" 1) / $(col "$t.1000000" 1)" | bc -l)" \
-    "$(echo "$(col "$t.10000000" 2) / $(col "$t.1000000" 2)" | bc -l)" \
-    "$(echo "$(col "$t.10000000" 3) / $(col "$t.1000000" 3)" | bc -l)"
+echo "== BOLTed sqlite3: bbmap-profile --format=fdata vs perf2bolt-22 --pa"
+for p in "$chain/bolted.pa" "${sizes[@]/#/bat.}"; do
+  perf2bolt-22 "$bolted" --pa -p "$p" -o "$p.p2b.fdata" >"$p.p2b.log" 2>&1 ||
+    die "perf2bolt-22 failed on $p; see $p.p2b.log"
+  "$PROFILE" "$bolted" --pa="$p" --format=fdata -o "$p.bb.fdata"
+  same_fdata "$(basename "$p")" "$p.p2b.fdata" "$p.bb.fdata" bat.names
 done
+table_head
+for s in "${sizes[@]}"; do
+  race "bat.$s" "$s" "perf2bolt-22::perf2bolt-22 $bolted --pa -p bat.$s -o bat.$s.p2b.fdata" \
+    "bbmap-profile::$PROFILE $bolted --pa=bat.$s --format=fdata -o bat.$s.bb.fdata" \
+    "bbmap-profile --input-binary::$PROFILE $bolted --pa=bat.$s --input-binary=$chain/in --format=json -o bat.$s.bb.json"
+done
+
+# perf.data of IP samples (this machine has no LBR: perf record falls back
+# to cpu-clock) of several runs of the workload.
+echo "== perf.data (IP samples): bbmap-profile --perfdata vs perf2bolt-22 -p --ba"
+if perf record -q -e cpu-clock -F 20000 -o perf.data -- sh -c \
+  "for i in 1 2 3 4 5 6 7 8 9 10; do ./$bin -batch :memory: <workload.sql >/dev/null; done" \
+  >perf-record.log 2>&1; then
+  samples=$(perf script -i perf.data -F ip 2>/dev/null | wc -l)
+  perf2bolt-22 "$bin" -p perf.data --ba -o perf.p2b.fdata >perf.p2b.log 2>&1 ||
+    die "perf2bolt-22 failed on perf.data; see $out/perf.p2b.log"
+  "$PROFILE" "$bin" --perfdata=perf.data --format=fdata -o perf.bb.fdata
+  same_fdata perf.data perf.p2b.fdata perf.bb.fdata mapped.names
+  table_head
+  race perf.data "$samples" "perf2bolt-22::perf2bolt-22 $bin -p perf.data --ba -o perf.p2b.fdata" \
+    "bbmap-profile::$PROFILE $bin --perfdata=perf.data --format=fdata -o perf.bb.fdata"
+  echo "($samples samples; both tools run perf script, which dominates)"
+else
+  echo "perf record does not work here (see $out/perf-record.log): skipped"
+fi
+
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$status" -eq 0 ]; then echo "profile-sqlite: PASS"; else echo "profile-sqlite: FAIL"; fi
 exit $status
