@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""validate-json.py - checks bbmap-dump JSON output against the schema.
+"""validate-json.py - checks bbmap-dump or bbmap-profile JSON output against
+its schema.
 
 Usage: validate-json.py SCHEMA FILE...
 
 Each FILE must hold one JSON document valid under SCHEMA
-(docs/bbmap-dump.schema.json). llvm-readobj's layout repeats the "BBAddrMap"
+(docs/bbmap-dump.schema.json or docs/bbmap-profile.schema.json).
+llvm-readobj's layout repeats the "BBAddrMap"
 member once per map section; the repeats are concatenated before checking.
 Any other repeated member is an error. Prints one line per file; the exit
 status is 1 if any file is invalid.
