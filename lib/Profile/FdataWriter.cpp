@@ -215,8 +215,9 @@ const BoltFunctionView *FdataBuilder::viewOf(const BoltFunction &F) {
     auto End = std::find_if(Begin, MapBlocks.end(), [&](const auto &B) {
       return B.Address >= F.Address + F.Size;
     });
-    It->second =
-        BoltFunctionView::build(F, Decoder, ArrayRef(&*Begin, End - Begin));
+    size_t First = Begin - MapBlocks.begin();
+    It->second = BoltFunctionView::build(
+        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin));
   }
   return It->second ? &*It->second : nullptr;
 }
