@@ -101,6 +101,13 @@ public:
   bool inRun() const { return RunBegin.has_value(); }
   uint64_t runBegin() const { return *RunBegin; }
   void beginRun(uint64_t Address) { RunBegin = Address; }
+  /// Begins a run that a return entered (after the call that ended the
+  /// block before \p Address), so that the block counter charges that
+  /// block's fall-through edge.
+  void beginRunAfterReturn(uint64_t Address) {
+    RunBegin = Address;
+    FirstRunKind = TraceKind::ExternalReturn;
+  }
   void dropRun() { RunBegin.reset(); }
   void endRun(uint64_t Last);
   void branch(Trace B);
@@ -543,7 +550,10 @@ void Translator::step(Path &P, const Fragment *F, uint64_t Last,
     Edge.Source = BranchSource::Jump;
     P.branch(Edge);
   }
-  P.beginRun(Target);
+  if (L == Link::Returns)
+    P.beginRunAfterReturn(Target);
+  else
+    P.beginRun(Target);
 }
 
 BranchSource Translator::sourceOf(const Trace &T) const {

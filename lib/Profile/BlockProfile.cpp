@@ -29,15 +29,17 @@ public:
     if (T.hasBranch())
       addBranch(T);
     if (T.hasFallthrough())
-      addRun(T.To, T.FallthroughEnd, T.Count);
+      addRun(T.To, T.FallthroughEnd, T.Count, enteredByReturn(T));
   }
   void addSample(const Sample &S);
   BlockProfile finish(bool Sampled);
 
 private:
   void addBranch(const Trace &T);
-  void addRun(uint64_t Begin, uint64_t End, uint64_t Count);
+  void addRun(uint64_t Begin, uint64_t End, uint64_t Count, bool AfterReturn);
   uint32_t blockBeforeGap(uint64_t Address) const;
+  bool enteredByReturn(const Trace &T);
+  bool endsWithCall(uint32_t Entry);
   InstrKind kindAt(uint64_t Address);
   BranchSource sourceOf(const Trace &T);
   void addCall(const Trace &T, bool TailCall) {
@@ -58,6 +60,7 @@ private:
   std::map<CallKey, EdgeCount> Calls;
   std::map<uint32_t, uint64_t> Returns;
   DenseMap<uint64_t, InstrKind> Kinds;
+  DenseMap<uint32_t, bool> CallEnds;
   MappingStats Stats;
 };
 
@@ -128,7 +131,40 @@ uint32_t BlockCounter::blockBeforeGap(uint64_t Address) const {
   return Next - 1;
 }
 
-void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count) {
+/// A run that follows a return: one known as such, or one entered from
+/// outside the maps at an address that is no function's entry (a return
+/// from library code; callbacks enter at function entries).
+bool BlockCounter::enteredByReturn(const Trace &T) {
+  if (T.Kind == TraceKind::Return || T.Kind == TraceKind::ExternalReturn)
+    return true;
+  bool FromOutside = T.Kind == TraceKind::ExternalOrigin ||
+                     (T.hasBranch() &&
+                      (T.FromExternal || Index.find(T.From, LookupSide::From) ==
+                                             AddressIndex::NotFound));
+  if (!FromOutside)
+    return T.hasBranch() && sourceOf(T) == BranchSource::Return;
+  uint32_t Dst = Index.find(T.To, LookupSide::To);
+  return Dst == AddressIndex::NotFound ||
+         Index.match(Dst).function().address() != T.To;
+}
+
+/// True when the last instruction of block \p Entry is a call.
+bool BlockCounter::endsWithCall(uint32_t Entry) {
+  auto [It, New] = CallEnds.try_emplace(Entry, false);
+  if (!New)
+    return It->second;
+  std::optional<Instruction> Last;
+  for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
+    Last = Decoder.decode(A);
+    if (!Last)
+      return false;
+    A = Last->end();
+  }
+  return It->second = Last && Last->isCall();
+}
+
+void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
+                          bool AfterReturn) {
   if (Begin > End) {
     ++Stats.RunsBackwards;
     return;
@@ -138,6 +174,10 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count) {
     First = Index.find(Begin, LookupSide::From);
   if (First == AddressIndex::NotFound)
     First = blockBeforeGap(Begin);
+  // A return to a call that ended its block falls through from that block.
+  else if (AfterReturn && Index.blockStart(First) == Begin && First > 0 &&
+           Index.sameRange(First - 1, First) && endsWithCall(First - 1))
+    --First;
   uint32_t Last = Index.find(End, LookupSide::From);
   if (First == AddressIndex::NotFound || Last == AddressIndex::NotFound) {
     ++Stats.RunsOutside;
