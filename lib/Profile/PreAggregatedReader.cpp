@@ -407,11 +407,13 @@ Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
       Failed[I] = true;
     }
   });
-  uint64_t FirstLine = 1;
-  for (size_t I = 0; I < Parts.size(); ++I) {
-    if (Failed[I])
-      return Parser(File, BinaryBuildID, Parts[I], FirstLine).parse();
-    FirstLine += Parts[I].count('\n');
+  auto FirstFailed = llvm::find(Failed, true);
+  if (FirstFailed != Failed.end()) {
+    size_t I = FirstFailed - Failed.begin();
+    uint64_t FirstLine = 1;
+    for (StringRef Before : ArrayRef(Parts).take_front(I))
+      FirstLine += Before.count('\n');
+    return Parser(File, BinaryBuildID, Parts[I], FirstLine).parse();
   }
   for (size_t I = 1; I < Parts.size(); ++I)
     if (Error E = Parsers.front()->merge(*Parsers[I]))
