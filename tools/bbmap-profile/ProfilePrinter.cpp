@@ -177,9 +177,10 @@ void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
   uint64_t Total = totalCount(P);
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
   StringRef Unit = P.Sampled ? "samples" : "block executions";
-  OS << formatv("{0}: {1} {2} in {3} functions (profile {4}, {5})\n",
+  OS << formatv("{0}: {1} {2} in {3} function{4} (profile {5}, {6})\n",
                 Binary.path(), Total, Unit, Functions.size(),
-                Origin.ProfilePath, Origin.Format);
+                Functions.size() == 1 ? "" : "s", Origin.ProfilePath,
+                Origin.Format);
   if (Origin.BAT)
     printBATSummary(OS, Origin);
   OS << "\nhottest functions:\n  share       count  entries  function\n";
