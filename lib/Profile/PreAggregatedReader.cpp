@@ -394,6 +394,13 @@ Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
                                                   StringRef BinaryBuildID) {
   StringRef File = Buffer.getBufferIdentifier();
   std::vector<StringRef> Parts = splitAtLines(Buffer.getBuffer());
+  if (Parts.size() == 1) {
+    // No thread pool for a small file.
+    Parser Whole(File, BinaryBuildID, Parts.front(), /*FirstLine=*/1);
+    if (Error E = Whole.parse())
+      return E;
+    return Whole.takeProfile();
+  }
   std::vector<std::unique_ptr<Parser>> Parsers;
   for (StringRef Part : Parts)
     Parsers.push_back(
