@@ -18,13 +18,13 @@
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/BoltFunctionTable.h"
 #include "bbmap/Profile/BoltFunctionView.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 using namespace llvm;
 
@@ -99,8 +99,10 @@ private:
   BoltFunctionTable Functions;
   /// All map block starts, ascending.
   std::vector<MapBlockStart> MapBlocks;
-  DenseMap<uint64_t, std::optional<BoltFunctionView>> Views;
-  DenseSet<uint64_t> ReturnSources;
+  /// Keyed by addresses from the binary and the profile, any of which can
+  /// be one of DenseMap's reserved keys: standard containers.
+  std::unordered_map<uint64_t, std::optional<BoltFunctionView>> Views;
+  std::unordered_set<uint64_t> ReturnSources;
   /// By primary name, the order of the file.
   std::map<std::string, FunctionData> Data;
 };
@@ -162,7 +164,7 @@ bool FdataBuilder::isReturn(const Trace &T) {
   default:
     break;
   }
-  if (ReturnSources.contains(T.From))
+  if (ReturnSources.count(T.From))
     return true;
   const BoltFunction *F = Functions.containing(T.From);
   if (!F)
