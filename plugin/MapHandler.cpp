@@ -54,9 +54,10 @@ bool hasRealCode(const MachineFunction &MF) {
   return false;
 }
 
-/// The compiler's own block ID when it assigned one (basic-block sections
-/// with a profile, in-tree map), else the block number, which is unique in
-/// the function and final by the time code is printed.
+/// The compiler's own block ID (the plugin has it assigned, see
+/// requestBlockIDs in Plugin.cpp), else, with -fbasic-block-sections=all or
+/// labels, the block number, which is unique in the function and final by
+/// the time code is printed.
 uint32_t blockID(const MachineBasicBlock &MBB) {
   if (std::optional<UniqueBBID> ID = MBB.getBBID())
     return ID->BaseID;

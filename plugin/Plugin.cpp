@@ -36,15 +36,33 @@ DenseMap<const Target *, Target> &originalTargets() {
   return Originals;
 }
 
+/// Makes the compiler number its machine blocks as it does for the in-tree
+/// map, so that the map's IDs are the ones a basic-block-sections profile
+/// names. MachineFunction gives a block its ID when it creates it if the
+/// map or a sections list is on; the AsmPrinter is created when the pass
+/// pipeline is built, before any block exists and after the pipeline's
+/// shape was chosen, so the list mode set here adds no pass (no profile
+/// reader, no sections) and changes no code: only the IDs are assigned.
+void requestBlockIDs(TargetMachine &TM) {
+  if (TM.getTargetTriple().isOSBinFormatELF() &&
+      TM.getBBSectionsType() == BasicBlockSection::None &&
+      !TM.Options.BBAddrMap)
+    TM.Options.BBSections = BasicBlockSection::List;
+}
+
 AsmPrinter *createPrinterWithMap(TargetMachine &TM,
                                  std::unique_ptr<MCStreamer> &&Streamer) {
   auto It = originalTargets().find(&TM.getTarget());
   if (It == originalTargets().end())
     return nullptr;
   AsmPrinter *AP = It->second.createAsmPrinter(TM, std::move(Streamer));
-  if (AP)
-    AP->addAsmPrinterHandler(
-        std::make_unique<MapHandler>(*AP, resolveOptions()));
+  if (!AP)
+    return AP;
+  Expected<MapOptions> Options = resolveOptions();
+  if (Options && Options->Enabled)
+    requestBlockIDs(TM);
+  AP->addAsmPrinterHandler(
+      std::make_unique<MapHandler>(*AP, std::move(Options)));
   return AP;
 }
 

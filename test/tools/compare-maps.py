@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """compare-maps.py - compare two `llvm-readobj --bb-addr-map` outputs.
 
-Block IDs are compiler-specific (in-tree BB IDs versus bbmap's block
-numbers), so each function's IDs are replaced by the block's position in the
-function, in its entries and in its PGO successor lists, before comparing.
-Everything else (offsets, sizes, metadata, callsites, features, PGO values)
-must match exactly. With --mask-instr-hash, bits 32-47 of each block hash
+Everything must match exactly: block IDs (the plugin makes the compiler
+assign its own IDs, the ones a basic-block-sections profile names), PGO
+successor IDs, offsets, sizes, metadata, callsites, features and PGO values.
+Each function's IDs are checked to be unique and its successor IDs to name
+its blocks. With --renumber, IDs are replaced by the block's position in
+its function first: for -fbasic-block-sections=all, where the compiler
+assigns IDs only if its own map is on (docs/plugin.md). With --mask-instr-hash, bits 32-47 of each block hash
 (the operand hash, which LLVM 22 computes from pointers) are ignored.
 
 Exit status: 0 identical, 1 different, 2 bad input.
@@ -40,8 +42,9 @@ def split_functions(lines):
     return out
 
 
-def normalize_function(lines, mask_hash):
-    """Renumbers IDs by block position; successor IDs follow the blocks."""
+def normalize_function(lines, mask_hash, renumber):
+    """Checks the IDs of one function; renumbers them by block position and
+    masks block hashes if asked."""
     in_pgo = False
     position = {}
     for line in lines:
@@ -52,15 +55,14 @@ def normalize_function(lines, mask_hash):
             if m.group(2) in position:
                 raise ValueError('duplicate block ID %s' % m.group(2))
             position[m.group(2)] = len(position)
-    result, in_pgo = [], False
+    result = []
     for line in lines:
-        if line.strip() == 'PGO analyses {':
-            in_pgo = True
         m = ID_RE.match(line)
         if m:
             if m.group(2) not in position:
                 raise ValueError('successor ID %s names no block' % m.group(2))
-            line = '%sID: #%d' % (m.group(1), position[m.group(2)])
+            if renumber:
+                line = '%sID: #%d' % (m.group(1), position[m.group(2)])
         h = HASH_RE.match(line)
         if h and mask_hash:
             v = int(h.group(2), 16) & ~(0xffff << 32)
@@ -69,13 +71,13 @@ def normalize_function(lines, mask_hash):
     return result, len(position)
 
 
-def normalize(path, mask_hash):
+def normalize(path, mask_hash, renumber):
     with open(path) as f:
         lines = [l.rstrip('\n') for l in f if not l.startswith('File: ')]
     text, functions, blocks = [], 0, 0
     for chunk in split_functions(lines):
         if chunk[0].strip() == 'Function {':
-            norm, n = normalize_function(chunk, mask_hash)
+            norm, n = normalize_function(chunk, mask_hash, renumber)
             functions += 1
             blocks += n
             text.extend(norm)
@@ -104,10 +106,13 @@ def main():
     ap.add_argument('expected')
     ap.add_argument('actual')
     ap.add_argument('--mask-instr-hash', action='store_true')
+    ap.add_argument('--renumber', action='store_true')
     args = ap.parse_args()
     try:
-        exp, nf, nb = normalize(args.expected, args.mask_instr_hash)
-        act, af, ab = normalize(args.actual, args.mask_instr_hash)
+        exp, nf, nb = normalize(args.expected, args.mask_instr_hash,
+                                args.renumber)
+        act, af, ab = normalize(args.actual, args.mask_instr_hash,
+                                args.renumber)
     except (OSError, ValueError) as e:
         print('compare-maps: error: %s' % e, file=sys.stderr)
         return 2
