@@ -19,6 +19,7 @@
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/FdataWriter.h"
+#include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -61,7 +62,7 @@ cl::opt<std::string> PreAggregated("pa",
 cl::opt<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
                            cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat { Text, JSON, Fdata };
+enum class OutputFormat { Text, JSON, Fdata, Clusters, SymbolOrder };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -69,6 +70,14 @@ cl::opt<OutputFormat> Format(
                clEnumValN(OutputFormat::JSON, "json",
                           "every profiled function's blocks, edges and calls "
                           "(docs/profile.md)"),
+               clEnumValN(OutputFormat::Clusters, "clusters",
+                          "a basic-block-sections profile (clang "
+                          "-fbasic-block-sections=list=FILE): hot blocks in "
+                          "ext-TSP order"),
+               clEnumValN(OutputFormat::SymbolOrder, "symbol-order",
+                          "a symbol ordering file (ld.lld "
+                          "--symbol-ordering-file): hot functions in "
+                          "cache-directed order"),
                clEnumValN(OutputFormat::Fdata, "fdata",
                           "BOLT fdata, as perf2bolt writes it for the same "
                           "input (llvm-bolt --data)")),
@@ -263,6 +272,10 @@ int main(int argc, char **argv) {
   if (!CFG.empty()) {
     if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
       fail(Charged.path(), toString(std::move(E)));
+  } else if (Format == OutputFormat::Clusters) {
+    writeClusterProfile(computeLayout(Blocks, Charged), Out.os());
+  } else if (Format == OutputFormat::SymbolOrder) {
+    writeSymbolOrder(computeLayout(Blocks, Charged), Out.os());
   } else if (Format == OutputFormat::JSON) {
     printProfileJSON(Out.os(), Charged, Blocks, Origin, PrettyPrint);
   } else {

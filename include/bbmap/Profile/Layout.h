@@ -1,0 +1,55 @@
+//===- Layout.h - code layout from a block profile --------------*- C++ -*-===//
+//
+// Turns a BlockProfile into the layout a stock clang and lld apply: for
+// each profiled function, its hot blocks in the order LLVM's ext-TSP
+// (CodeLayout) gives, as one cluster of a basic-block-sections profile
+// (`clang -fbasic-block-sections=list=FILE`); and the hot functions in the
+// order of LLVM's cache-directed sort, as a symbol ordering file
+// (`ld.lld --symbol-ordering-file`). docs/layout.md gives the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_LAYOUT_H
+#define BBMAP_PROFILE_LAYOUT_H
+
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BlockProfile.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+/// The layout of one hot function.
+struct FunctionLayout {
+  /// The symbol name (mangled, as clang names the function).
+  std::string Name;
+  /// The source file of a local function (its STT_FILE symbol), which
+  /// tells apart local functions of the same name; empty for a global one.
+  std::string Module;
+  /// The hot cluster: block IDs in layout order, the entry block first.
+  std::vector<uint32_t> HotBlocks;
+  /// Some blocks never ran: clang puts them in a `.cold` part.
+  bool HasColdBlocks = false;
+};
+
+/// Hot functions (a non-zero count), in function order.
+std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
+                                          const MappedBinary &Binary);
+
+/// A version 1 basic-block-sections profile that clang 19 and 22 both read:
+/// `v1`, then per function an `f` and one `c` line; local functions whose
+/// name several functions share come last, under an `m` line naming their
+/// source file (which clang matches with debug information only).
+void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
+                         llvm::raw_ostream &OS);
+
+/// The hot functions in order, then the `.cold` part of each that has one
+/// (the blocks in no cluster, which clang puts in a section of their own).
+void writeSymbolOrder(llvm::ArrayRef<FunctionLayout> Layout,
+                      llvm::raw_ostream &OS);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_LAYOUT_H

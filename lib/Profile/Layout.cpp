@@ -1,0 +1,177 @@
+//===- Layout.cpp - code layout from a block profile ----------------------===//
+//
+// Block order: ext-TSP over every block of the function (all its ranges),
+// the entry block as node 0 so that it stays first; the hot cluster is the
+// blocks in that order that ran. Function order: the cache-directed sort
+// over the profiled functions, with the call counts and call-site offsets
+// of the profile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/Layout.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Transforms/Utils/CodeLayout.h"
+#include <map>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+namespace {
+
+/// The STT_FILE name that precedes each local function symbol, by address.
+std::map<uint64_t, std::string> localModules(const ELFObjectFileBase &Obj) {
+  std::map<uint64_t, std::string> Modules;
+  std::string File;
+  for (const ELFSymbolRef &S : Obj.symbols()) {
+    Expected<StringRef> Name = S.getName();
+    Expected<uint64_t> Address = S.getAddress();
+    if (!Name || !Address) {
+      consumeError(Name.takeError());
+      consumeError(Address.takeError());
+      continue;
+    }
+    if (S.getELFType() == ELF::STT_FILE)
+      File = Name->str();
+    else if (S.getELFType() == ELF::STT_FUNC &&
+             S.getBinding() == ELF::STB_LOCAL)
+      Modules.emplace(*Address, File);
+  }
+  return Modules;
+}
+
+/// The node of entry \p E among \p Nodes, which lists the function's
+/// entries with its entry block first and the rest ascending.
+uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
+  if (Nodes.front() == E)
+    return 0;
+  return llvm::lower_bound(Nodes.drop_front(), E) - Nodes.begin();
+}
+
+std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
+                                const AddressIndex &Index) {
+  // The entry block (the one at the function's address) becomes node 0.
+  std::vector<uint32_t> Nodes;
+  for (uint32_t E : F.Entries)
+    if (Index.blockStart(E) == F.Address && Nodes.empty())
+      Nodes.push_back(E);
+  if (Nodes.empty())
+    Nodes.push_back(F.Entries.front());
+  for (uint32_t E : F.Entries)
+    if (E != Nodes.front())
+      Nodes.push_back(E);
+  std::vector<uint64_t> Sizes, Counts;
+  for (uint32_t E : Nodes) {
+    Sizes.push_back(Index.blockEnd(E) - Index.blockStart(E));
+    Counts.push_back(P.Counts[E]);
+  }
+  std::vector<codelayout::EdgeCount> Edges;
+  auto Lo = P.Edges.lower_bound({F.Entries.front(), 0});
+  for (auto It = Lo; It != P.Edges.end() && It->first.first <= F.Entries.back();
+       ++It)
+    if (Index.sameFunction(It->first.first, F.Entries.front()) &&
+        Index.sameFunction(It->first.second, F.Entries.front()))
+      Edges.push_back({nodeOf(Nodes, It->first.first),
+                       nodeOf(Nodes, It->first.second), It->second.Count});
+  std::vector<uint32_t> Hot;
+  for (uint64_t N : codelayout::computeExtTspLayout(Sizes, Counts, Edges))
+    if (N == 0 || Counts[N])
+      Hot.push_back(Index.match(Nodes[N]).ID);
+  return Hot;
+}
+
+/// The cache-directed function order of \p Functions.
+std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
+                                    const BlockProfile &P,
+                                    const AddressIndex &Index) {
+  std::map<uint64_t, uint64_t> ByAddress;
+  std::vector<uint64_t> Sizes, Counts;
+  for (const FunctionBlocks &F : Functions) {
+    ByAddress[F.Address] = Sizes.size();
+    uint64_t Size = 0;
+    for (uint32_t E : F.Entries)
+      Size += Index.blockEnd(E) - Index.blockStart(E);
+    Sizes.push_back(Size);
+    Counts.push_back(F.Total);
+  }
+  std::vector<codelayout::EdgeCount> Calls;
+  std::vector<uint64_t> Offsets;
+  for (const auto &[Key, C] : P.Calls) {
+    uint32_t Site = Index.find(Key.Site, LookupSide::From);
+    if (Site == AddressIndex::NotFound)
+      continue;
+    uint64_t Caller = Index.match(Site).function().address();
+    auto From = ByAddress.find(Caller), To = ByAddress.find(Key.Callee);
+    if (From == ByAddress.end() || To == ByAddress.end())
+      continue;
+    Calls.push_back({From->second, To->second, C.Count});
+    Offsets.push_back(Key.Site - Caller);
+  }
+  return codelayout::computeCacheDirectedLayout(Sizes, Counts, Calls, Offsets);
+}
+
+} // namespace
+
+std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
+                                          const MappedBinary &Binary) {
+  const AddressIndex &Index = Binary.index();
+  std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
+  std::map<uint64_t, std::string> Modules = localModules(Binary.object());
+  std::vector<FunctionLayout> Layout;
+  for (uint64_t I : functionOrder(Functions, P, Index)) {
+    const FunctionBlocks &F = Functions[I];
+    FunctionLayout L;
+    L.Name = F.Name.str();
+    auto Module = Modules.find(F.Address);
+    if (Module != Modules.end())
+      L.Module = Module->second;
+    L.HotBlocks = hotBlocks(F, P, Index);
+    L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
+    Layout.push_back(std::move(L));
+  }
+  return Layout;
+}
+
+/// One function's `f` and `c` lines.
+void writeFunction(const FunctionLayout &F, raw_ostream &OS) {
+  OS << "f " << F.Name << "\nc";
+  for (uint32_t ID : F.HotBlocks)
+    OS << " " << ID;
+  OS << "\n";
+}
+
+void writeClusterProfile(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+  // An `m` line holds for the `f` lines after it, and clang matches it
+  // against the function's debug-info file name: only local names that
+  // several functions share get one, after all the others.
+  StringMap<unsigned> Uses;
+  for (const FunctionLayout &F : Layout)
+    ++Uses[F.Name];
+  std::map<std::string, std::vector<const FunctionLayout *>> ByModule;
+  OS << "v1\n";
+  for (const FunctionLayout &F : Layout) {
+    if (F.Module.empty() || Uses[F.Name] == 1)
+      writeFunction(F, OS);
+    else
+      ByModule[F.Module].push_back(&F);
+  }
+  for (const auto &[Module, Functions] : ByModule) {
+    OS << "m " << Module << "\n";
+    for (const FunctionLayout *F : Functions)
+      writeFunction(*F, OS);
+  }
+}
+
+void writeSymbolOrder(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+  for (const FunctionLayout &F : Layout)
+    OS << F.Name << "\n";
+  for (const FunctionLayout &F : Layout)
+    if (F.HasColdBlocks)
+      OS << F.Name << ".cold\n";
+}
+
+} // namespace bbmap

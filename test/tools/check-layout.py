@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""check-layout.py - check that a rebuilt binary has the layout asked for.
+
+Usage: check-layout.py CLUSTERS SYMBOL_ORDER MAP.json
+
+CLUSTERS is the basic-block-sections profile bbmap-profile wrote,
+SYMBOL_ORDER its symbol ordering file and MAP.json `bbmap-dump
+--bb-addr-map --output-style=json` of the binary rebuilt with both. Each
+function of CLUSTERS must have, as its first range, exactly the cluster's
+blocks in the cluster's order, and its other blocks in other ranges; the
+functions of SYMBOL_ORDER must lie in that order. Prints one line per
+function and a summary; exits 1 on any difference.
+"""
+import json
+import sys
+
+
+def clusters(path):
+    result, name = {}, None
+    for line in open(path):
+        line = line.split('#')[0].strip()
+        if line.startswith('f '):
+            name = line.split()[1]
+        elif line.startswith('c') and name:
+            result.setdefault(name, [int(x) for x in line[1:].split()])
+    return result
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    want = clusters(sys.argv[1])
+    order = [l.strip() for l in open(sys.argv[2]) if l.strip()]
+    maps = {}
+    for obj in json.load(open(sys.argv[3])):
+        for entry in obj['BBAddrMap']:
+            f = entry['Function']
+            maps[f['Name']] = f
+    bad = 0
+    for name, ids in want.items():
+        f = maps.get(name)
+        if f is None:
+            print('%s: not in the rebuilt binary' % name)
+            bad += 1
+            continue
+        ranges = [[e['ID'] for e in r['BB Entries']] for r in f['BB Ranges']]
+        hot_ok = ranges[0] == ids
+        cold_ok = all(i not in ids for r in ranges[1:] for i in r)
+        print('%s: hot cluster %s, %d other ranges %s' %
+              (name, 'as asked' if hot_ok else 'DIFFERS %s != %s' %
+               (ranges[0], ids), len(ranges) - 1,
+               'cold' if cold_ok else 'HOLD HOT BLOCKS'))
+        bad += not (hot_ok and cold_ok)
+    starts = [maps[n]['At'] for n in order if n in maps]
+    in_order = starts == sorted(starts)
+    print('function order: %s (%d functions)' %
+          ('as asked' if in_order else 'DIFFERS', len(starts)))
+    bad += not in_order
+    print('layout: %s' % ('as asked' if bad == 0 else '%d differences' % bad))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == '__main__':
+    main()
