@@ -4,7 +4,9 @@
 # .llvm_bb_addr_map of each object with bbmap-dump, link and run the
 # program, then profile it: a complete trace of one run (QEMU + the
 # exact-trace plugin of test/tools) as a BOLT pre-aggregated profile, which
-# bbmap-profile charges to the map's blocks and summarises.
+# bbmap-profile charges to the map's blocks and summarises, then lays it
+# out (docs/layout.md): the rebuilt program's hot blocks in the cluster
+# asked for, shown by bbmap-dump's table.
 #
 # Usage: scripts/demo.sh [N ...]     (default: 19 22)
 set -euo pipefail
@@ -35,4 +37,17 @@ for n in $majors; do
   python3 "$tracer/trace-to-preagg.py" "$out/demo-$n" "$out/demo-$n.triples" \
     --format=22 -o "$out/demo-$n.pa"
   "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" --top=5
+  echo "== layout: bbmap-profile --format=clusters, rebuilt with clang-$n and lld"
+  "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" \
+    --format=clusters -o "$out/demo-$n.clusters"
+  "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" \
+    --format=symbol-order -o "$out/demo-$n.order"
+  cat "$out/demo-$n.clusters"
+  "clang-$n" -O2 -ffunction-sections -fuse-ld=lld -fbasic-block-address-map \
+    -fbasic-block-sections=list="$out/demo-$n.clusters" \
+    -Wl,--symbol-ordering-file="$out/demo-$n.order" "$root/examples/demo.c" \
+    -o "$out/demo-$n.relaid"
+  "$out/demo-$n.relaid" 12
+  "$build/llvm-$n/bbmap-dump" --bb-addr-map --output-style=table \
+    "$out/demo-$n.relaid" | head -n 20
 done
