@@ -84,6 +84,25 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   return Hot;
 }
 
+/// The blocks of \p F that ran, with their outgoing edges.
+std::vector<BlockFlow> flowOf(const FunctionBlocks &F, const BlockProfile &P,
+                              const AddressIndex &Index) {
+  std::vector<BlockFlow> Flow;
+  for (uint32_t E : F.Entries) {
+    if (!P.Counts[E])
+      continue;
+    BlockFlow B;
+    B.ID = Index.match(E).ID;
+    B.Count = P.Counts[E];
+    for (auto It = P.Edges.lower_bound({E, 0});
+         It != P.Edges.end() && It->first.first == E; ++It)
+      B.Successors.push_back(
+          {Index.match(It->first.second).ID, It->second.Count});
+    Flow.push_back(std::move(B));
+  }
+  return Flow;
+}
+
 /// The cache-directed function order of \p Functions.
 std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
                                     const BlockProfile &P,
@@ -131,20 +150,33 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
       L.Module = Module->second;
     L.HotBlocks = hotBlocks(F, P, Index);
     L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
+    L.Flow = flowOf(F, P, Index);
     Layout.push_back(std::move(L));
   }
   return Layout;
 }
 
-/// One function's `f` and `c` lines.
-void writeFunction(const FunctionLayout &F, raw_ostream &OS) {
+/// One function's `f` and `c` lines, and for clang 22 its `g` line: per
+/// block `ID:count` and `,succ:count` per outgoing edge.
+void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
+                   raw_ostream &OS) {
   OS << "f " << F.Name << "\nc";
   for (uint32_t ID : F.HotBlocks)
     OS << " " << ID;
   OS << "\n";
+  if (Consumer != ClusterConsumer::Clang22 || F.Flow.empty())
+    return;
+  OS << "g";
+  for (const BlockFlow &B : F.Flow) {
+    OS << " " << B.ID << ":" << B.Count;
+    for (const auto &[Succ, Count] : B.Successors)
+      OS << "," << Succ << ":" << Count;
+  }
+  OS << "\n";
 }
 
-void writeClusterProfile(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
+                         ClusterConsumer Consumer, raw_ostream &OS) {
   // An `m` line holds for the `f` lines after it, and clang matches it
   // against the function's debug-info file name: only local names that
   // several functions share get one, after all the others.
@@ -155,14 +187,14 @@ void writeClusterProfile(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
   OS << "v1\n";
   for (const FunctionLayout &F : Layout) {
     if (F.Module.empty() || Uses[F.Name] == 1)
-      writeFunction(F, OS);
+      writeFunction(F, Consumer, OS);
     else
       ByModule[F.Module].push_back(&F);
   }
   for (const auto &[Module, Functions] : ByModule) {
     OS << "m " << Module << "\n";
     for (const FunctionLayout *F : Functions)
-      writeFunction(*F, OS);
+      writeFunction(*F, Consumer, OS);
   }
 }
 

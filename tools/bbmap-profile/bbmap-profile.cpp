@@ -109,6 +109,15 @@ cl::opt<bool> BasicSamples(
     cl::desc("With --format=fdata, write IP samples (a no_lbr file, as "
              "perf2bolt --ba); the default for profiles without branches"),
     cl::cat(ProfileCategory));
+cl::opt<ClusterConsumer> LayoutFor(
+    "layout-for",
+    cl::desc("With --format=clusters, the clang that reads the profile "
+             "(default: 19, which both majors read)"),
+    cl::values(clEnumValN(ClusterConsumer::Clang19, "19",
+                          "v1, m, f and c lines only"),
+               clEnumValN(ClusterConsumer::Clang22, "22",
+                          "also g lines: block and edge counts")),
+    cl::init(ClusterConsumer::Clang19), cl::cat(ProfileCategory));
 cl::opt<bool> IgnoreBuildID("ignore-build-id",
                             cl::desc("Read a profile recorded for another "
                                      "build ID of the binary; with "
@@ -273,7 +282,7 @@ int main(int argc, char **argv) {
     if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
       fail(Charged.path(), toString(std::move(E)));
   } else if (Format == OutputFormat::Clusters) {
-    writeClusterProfile(computeLayout(Blocks, Charged), Out.os());
+    writeClusterProfile(computeLayout(Blocks, Charged), LayoutFor, Out.os());
   } else if (Format == OutputFormat::SymbolOrder) {
     writeSymbolOrder(computeLayout(Blocks, Charged), Out.os());
   } else if (Format == OutputFormat::JSON) {

@@ -21,6 +21,13 @@
 
 namespace bbmap {
 
+/// A block's count and the counts of its outgoing edges (CFG successors).
+struct BlockFlow {
+  uint32_t ID = 0;
+  uint64_t Count = 0;
+  std::vector<std::pair<uint32_t, uint64_t>> Successors;
+};
+
 /// The layout of one hot function.
 struct FunctionLayout {
   /// The symbol name (mangled, as clang names the function).
@@ -32,18 +39,24 @@ struct FunctionLayout {
   std::vector<uint32_t> HotBlocks;
   /// Some blocks never ran: clang puts them in a `.cold` part.
   bool HasColdBlocks = false;
+  /// The blocks that ran, in address order, with their edges.
+  std::vector<BlockFlow> Flow;
 };
 
 /// Hot functions (a non-zero count), in function order.
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary);
 
-/// A version 1 basic-block-sections profile that clang 19 and 22 both read:
-/// `v1`, then per function an `f` and one `c` line; local functions whose
+/// The clang a cluster profile is for: 19 stops at any specifier it does
+/// not know, 22 also reads `g` (block and edge counts).
+enum class ClusterConsumer { Clang19, Clang22 };
+
+/// A version 1 basic-block-sections profile: `v1`, then per function an `f`
+/// and one `c` line (and for clang 22 a `g` line); local functions whose
 /// name several functions share come last, under an `m` line naming their
 /// source file (which clang matches with debug information only).
 void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
-                         llvm::raw_ostream &OS);
+                         ClusterConsumer Consumer, llvm::raw_ostream &OS);
 
 /// The hot functions in order, then the `.cold` part of each that has one
 /// (the blocks in no cluster, which clang puts in a section of their own).
