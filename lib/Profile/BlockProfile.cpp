@@ -12,6 +12,7 @@
 #include "bbmap/Profile/BlockProfile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -61,6 +62,8 @@ private:
   std::map<uint32_t, uint64_t> Returns;
   DenseMap<uint64_t, InstrKind> Kinds;
   DenseMap<uint32_t, bool> CallEnds;
+  /// Whether any fall-through run charged blocks.
+  bool ChargedRuns = false;
   MappingStats Stats;
 };
 
@@ -193,6 +196,7 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
   if (FirstCharged <= Last) {
     BlockDiff[FirstCharged] += Count;
     BlockDiff[Last + 1] -= Count;
+    ChargedRuns = true;
   }
   if (First < Last) {
     FallDiff[First] += Count;
@@ -232,10 +236,32 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
+  if (!Sampled && !ChargedRuns)
+    countFromFlow(P, Index);
   return P;
 }
 
 } // namespace
+
+void countFromFlow(BlockProfile &P, const AddressIndex &Index) {
+  std::vector<uint64_t> In(P.Counts.size()), Out(P.Counts.size());
+  for (const auto &[Key, C] : P.Edges) {
+    Out[Key.first] += C.Count;
+    In[Key.second] += C.Count;
+  }
+  for (const auto &[Entry, Count] : P.Returns)
+    Out[Entry] += Count;
+  for (const auto &[Key, C] : P.Calls) {
+    uint32_t Callee = Index.find(Key.Callee, LookupSide::To);
+    if (Callee != AddressIndex::NotFound)
+      In[Callee] += C.Count;
+    uint32_t Site = Index.find(Key.Site, LookupSide::From);
+    if (Key.TailCall && Site != AddressIndex::NotFound)
+      Out[Site] += C.Count;
+  }
+  for (size_t E = 0; E < P.Counts.size(); ++E)
+    P.Counts[E] = std::max(In[E], Out[E]);
+}
 
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
                                               const AddressIndex &Index) {

@@ -51,7 +51,7 @@ Expected<BranchProfile> readFdata(const MemoryBuffer &Text,
   if (!P)
     return P.takeError();
   Facts.BoltedCollection = P->BoltedCollection;
-  Facts.UnresolvedLocations = P->UnresolvedLocations;
+  Facts.UnresolvedNames = std::move(P->UnresolvedNames);
   return std::move(P->Profile);
 }
 

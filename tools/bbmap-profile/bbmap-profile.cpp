@@ -129,6 +129,40 @@ cl::opt<std::string> PerfPath("perf",
                                        "$BBMAP_PERF, else perf on PATH)"),
                               cl::value_desc("path"), cl::cat(ProfileCategory));
 
+void warn(StringRef File, const Twine &Msg) {
+  WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
+}
+
+/// Says what of the profile does not fit the binary: function names it
+/// lacks (a profile of another build), a collection on a BOLTed binary read
+/// without its BAT table, or nothing charged at all.
+void warnMisfits(const ProfileSource &Source, const SourceFacts &Facts,
+                 const MappedBinary &Binary, const BranchProfile &Profile,
+                 const BlockProfile *Blocks) {
+  constexpr size_t MaxNames = 20;
+  // perf2bolt names code without a function symbol itself (PLT entries,
+  // its pseudo functions): no map covers it, nothing is amiss.
+  std::vector<StringRef> Missing;
+  for (const std::string &Name : Facts.UnresolvedNames)
+    if (!StringRef(Name).ends_with("@PLT") &&
+        !StringRef(Name).starts_with("__BOLT_"))
+      Missing.push_back(Name);
+  for (StringRef Name : ArrayRef(Missing).take_front(MaxNames))
+    warn(Source.Path, "function '" + Name + "' is not in '" + Binary.path() +
+                          "' (a profile of another build?)");
+  if (Missing.size() > MaxNames)
+    warn(Source.Path, Twine(Missing.size() - MaxNames) +
+                          " more functions are not in '" + Binary.path() + "'");
+  if (Facts.BoltedCollection && !Binary.bat())
+    warn(Source.Path, "collected on a BOLTed binary (boltedcollection), but '" +
+                          Binary.path() + "' has no BAT table");
+  bool Empty = Profile.Traces.empty() && Profile.Samples.empty();
+  if (Blocks && !Empty &&
+      llvm::all_of(Blocks->Counts, [](uint64_t C) { return C == 0; }))
+    warn(Source.Path, "nothing in the profile falls in the mapped code of '" +
+                          Binary.path() + "': is it a profile of this binary?");
+}
+
 [[noreturn]] void fail(StringRef File, const Twine &Msg) {
   WithColor::error(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
   exit(1);
@@ -252,6 +286,7 @@ int main(int argc, char **argv) {
   if (EC)
     fail(OutputPath, EC.message());
   if (WritesFdata) {
+    warnMisfits(Source, Facts, *Binary, Profile, nullptr);
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
@@ -278,6 +313,7 @@ int main(int argc, char **argv) {
   const MappedBinary &Charged = Input ? *Input->Binary : *Binary;
   BlockProfile Blocks =
       countBlocks(Profile, Charged, Input ? *Input->Decoder : *Decoder);
+  warnMisfits(Source, Facts, Charged, Profile, &Blocks);
   if (!CFG.empty()) {
     if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
       fail(Charged.path(), toString(std::move(E)));

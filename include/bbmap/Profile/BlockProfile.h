@@ -89,6 +89,12 @@ struct FunctionBlocks {
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
                                               const AddressIndex &Index);
 
+/// Block counts of a profile of branches alone (fdata, `B` records), which
+/// charges no fall-through run: each block ran as often as the larger of
+/// the flow that entered it (edges, calls to it) and the flow that left it
+/// (edges, returns, tail calls). countBlocks applies it to such profiles.
+void countFromFlow(BlockProfile &P, const AddressIndex &Index);
+
 /// Charges \p Profile to the blocks of \p Binary's maps.
 BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
+#include <vector>
 
 namespace bbmap {
 
@@ -32,8 +33,9 @@ struct ProfileSource {
 struct SourceFacts {
   /// fdata: the `boltedcollection` header.
   bool BoltedCollection = false;
-  /// fdata: names the binary's symbol table does not define.
-  uint64_t UnresolvedLocations = 0;
+  /// fdata: the function names the binary's symbol table does not define,
+  /// each once.
+  std::vector<std::string> UnresolvedNames;
 };
 
 /// Reads \p Source as a profile of \p Binary. Errors name the file and,
