@@ -41,6 +41,10 @@ private:
   uint32_t blockBeforeGap(uint64_t Address) const;
   bool enteredByReturn(const Trace &T);
   bool endsWithCall(uint32_t Entry);
+  /// True when \p Address is the entry of the function of block \p Entry.
+  bool isFunctionEntry(uint32_t Entry, uint64_t Address) const {
+    return Index.match(Entry).function().address() == Address;
+  }
   InstrKind kindAt(uint64_t Address);
   BranchSource sourceOf(const Trace &T);
   void addCall(const Trace &T, bool TailCall) {
@@ -111,8 +115,7 @@ void BlockCounter::addBranch(const Trace &T) {
     ++Stats.BranchesOutside;
     return;
   }
-  if (!Index.sameFunction(Src, Dst) &&
-      Index.match(Dst).function().address() == T.To)
+  if (!Index.sameFunction(Src, Dst) && isFunctionEntry(Dst, T.To))
     return addCall(T, /*TailCall=*/true);
   if (!Index.sameFunction(Src, Dst) || Index.blockStart(Dst) != T.To) {
     ++Stats.BranchesIntoBlock;
@@ -147,8 +150,7 @@ bool BlockCounter::enteredByReturn(const Trace &T) {
   if (!FromOutside)
     return T.hasBranch() && sourceOf(T) == BranchSource::Return;
   uint32_t Dst = Index.find(T.To, LookupSide::To);
-  return Dst == AddressIndex::NotFound ||
-         Index.match(Dst).function().address() != T.To;
+  return Dst == AddressIndex::NotFound || !isFunctionEntry(Dst, T.To);
 }
 
 /// True when the last instruction of block \p Entry is a call.
@@ -261,6 +263,17 @@ void countFromFlow(BlockProfile &P, const AddressIndex &Index) {
   }
   for (size_t E = 0; E < P.Counts.size(); ++E)
     P.Counts[E] = std::max(In[E], Out[E]);
+}
+
+std::vector<BlockEdge> functionEdges(const BlockProfile &P,
+                                     const AddressIndex &Index,
+                                     const FunctionBlocks &F) {
+  std::vector<BlockEdge> Edges;
+  for (auto It = P.Edges.lower_bound({F.Entries.front(), 0});
+       It != P.Edges.end() && It->first.first <= F.Entries.back(); ++It)
+    if (Index.sameFunction(It->first.first, F.Entries.front()))
+      Edges.push_back(*It);
+  return Edges;
 }
 
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,

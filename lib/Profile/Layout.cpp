@@ -70,13 +70,9 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
     Counts.push_back(P.Counts[E]);
   }
   std::vector<codelayout::EdgeCount> Edges;
-  auto Lo = P.Edges.lower_bound({F.Entries.front(), 0});
-  for (auto It = Lo; It != P.Edges.end() && It->first.first <= F.Entries.back();
-       ++It)
-    if (Index.sameFunction(It->first.first, F.Entries.front()) &&
-        Index.sameFunction(It->first.second, F.Entries.front()))
-      Edges.push_back({nodeOf(Nodes, It->first.first),
-                       nodeOf(Nodes, It->first.second), It->second.Count});
+  for (const auto &[Key, C] : functionEdges(P, Index, F))
+    Edges.push_back(
+        {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
   std::vector<uint32_t> Hot;
   for (uint64_t N : codelayout::computeExtTspLayout(Sizes, Counts, Edges))
     if (N == 0 || Counts[N])

@@ -23,18 +23,14 @@ namespace {
 /// Edges and calls of one function, found through their source entries.
 struct FunctionView {
   const FunctionBlocks &F;
-  std::vector<std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>> Edges;
+  std::vector<BlockEdge> Edges;
   std::vector<std::pair<CallKey, EdgeCount>> Calls;
 };
 
 FunctionView viewOf(const FunctionBlocks &F, const BlockProfile &P,
                     const AddressIndex &Index) {
-  FunctionView V{F, {}, {}};
+  FunctionView V{F, functionEdges(P, Index, F), {}};
   uint32_t Lo = F.Entries.front(), Hi = F.Entries.back();
-  for (auto It = P.Edges.lower_bound({Lo, 0});
-       It != P.Edges.end() && It->first.first <= Hi; ++It)
-    if (Index.sameFunction(It->first.first, F.Entries.front()))
-      V.Edges.push_back(*It);
   for (const auto &[Key, C] : P.Calls) {
     uint32_t E = Index.find(Key.Site, LookupSide::From);
     if (E != AddressIndex::NotFound && E >= Lo && E <= Hi &&

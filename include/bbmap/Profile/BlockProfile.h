@@ -85,6 +85,14 @@ struct FunctionBlocks {
   uint64_t Total = 0;
 };
 
+/// An edge as BlockProfile::Edges holds it: (from entry, to entry), count.
+using BlockEdge = std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>;
+
+/// The edges of \p F (every edge stays within its function).
+std::vector<BlockEdge> functionEdges(const BlockProfile &P,
+                                     const AddressIndex &Index,
+                                     const FunctionBlocks &F);
+
 /// Every mapped function with a non-zero count, hottest (by Total) first.
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
                                               const AddressIndex &Index);
