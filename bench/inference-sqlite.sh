@@ -45,7 +45,7 @@ status=0
 measure() {
   local bin=$1
   shift
-  echo "== sqlite3 $*"
+  echo "== $bin $*"
   clang-22 -O2 -no-pie -fbasic-block-address-map "$@" -fuse-ld=lld \
     -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
     "$SQLITE/sqlite3.c" "$SQLITE/shell.c" -o "$bin" -lm
