@@ -133,31 +133,61 @@ void warn(StringRef File, const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
 }
 
-/// Says what of the profile does not fit the binary: function names it
-/// lacks (a profile of another build), a collection on a BOLTed binary read
-/// without its BAT table, or nothing charged at all.
+/// "N records" / "N record".
+std::string records(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " record" : " records");
+}
+
+/// Says what of the profile does not fit the binary: per function, records
+/// that do not fit its blocks (a stale profile, or another binary's) and
+/// function names it lacks (a profile of another build), at most MaxShown
+/// of them and a count of the rest; a collection on a BOLTed binary read
+/// without its BAT table; and that nothing fell in the mapped code.
 void warnMisfits(const ProfileSource &Source, const SourceFacts &Facts,
                  const MappedBinary &Binary, const BranchProfile &Profile,
                  const BlockProfile *Blocks) {
-  constexpr size_t MaxNames = 20;
+  constexpr size_t MaxShown = 20;
+  size_t Shown = 0, Hidden = 0;
+  std::vector<FunctionMisfit> Misfits;
+  if (Blocks)
+    Misfits = misfitFunctions(*Blocks, Binary.index());
+  for (const FunctionMisfit &M : Misfits) {
+    if (Shown == MaxShown) {
+      ++Hidden;
+      continue;
+    }
+    ++Shown;
+    warn(Source.Path,
+         "function '" + M.Name + "': " + std::to_string(M.Fit.Misfits) +
+             " of " + records(M.Fit.Records) +
+             (M.Fit.Misfits == 1 ? " does" : " do") +
+             " not start or end at a block of the map (a stale profile, or "
+             "another binary's?)");
+  }
   // perf2bolt names code without a function symbol itself (PLT entries,
   // its pseudo functions): no map covers it, nothing is amiss.
-  std::vector<StringRef> Missing;
-  for (const std::string &Name : Facts.UnresolvedNames)
-    if (!StringRef(Name).ends_with("@PLT") &&
-        !StringRef(Name).starts_with("__BOLT_"))
-      Missing.push_back(Name);
-  for (StringRef Name : ArrayRef(Missing).take_front(MaxNames))
+  for (const std::string &Name : Facts.UnresolvedNames) {
+    if (StringRef(Name).ends_with("@PLT") ||
+        StringRef(Name).starts_with("__BOLT_"))
+      continue;
+    if (Shown == MaxShown) {
+      ++Hidden;
+      continue;
+    }
+    ++Shown;
     warn(Source.Path, "function '" + Name + "' is not in '" + Binary.path() +
                           "' (a profile of another build?)");
-  if (Missing.size() > MaxNames)
-    warn(Source.Path, Twine(Missing.size() - MaxNames) +
-                          " more functions are not in '" + Binary.path() + "'");
+  }
+  if (Hidden)
+    warn(Source.Path, Twine(Hidden) + " more " +
+                          (Hidden == 1 ? "function does" : "functions do") +
+                          " not fit '" + Binary.path() + "'");
   if (Facts.BoltedCollection && !Binary.bat())
     warn(Source.Path, "collected on a BOLTed binary (boltedcollection), but '" +
                           Binary.path() + "' has no BAT table");
+  // Records that fall in the code but do not fit it are named above.
   bool Empty = Profile.Traces.empty() && Profile.Samples.empty();
-  if (Blocks && !Empty &&
+  if (Blocks && !Empty && Misfits.empty() &&
       llvm::all_of(Blocks->Counts, [](uint64_t C) { return C == 0; }))
     warn(Source.Path, "nothing in the profile falls in the mapped code of '" +
                           Binary.path() + "': is it a profile of this binary?");
