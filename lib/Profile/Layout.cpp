@@ -4,7 +4,8 @@
 // the entry block as node 0 so that it stays first; the hot cluster is the
 // blocks in that order that ran. Function order: the cache-directed sort
 // over the profiled functions, with the call counts and call-site offsets
-// of the profile.
+// of the profile. Functions whose records mostly do not fit their blocks
+// take no part in either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,6 +150,10 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary) {
   const AddressIndex &Index = Binary.index();
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
+  llvm::erase_if(Functions, [&](const FunctionBlocks &F) {
+    auto Fit = P.Fit.find(F.Address);
+    return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
+  });
   std::map<uint64_t, std::string> Modules = localModules(Binary.object());
   std::vector<FunctionLayout> Layout;
   for (uint64_t I : functionOrder(Functions, P, Index)) {

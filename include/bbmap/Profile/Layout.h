@@ -45,7 +45,15 @@ struct FunctionLayout {
   std::vector<std::pair<uint32_t, uint64_t>> Hashes;
 };
 
-/// Hot functions (a non-zero count), in function order.
+/// True when half or more of a function's records do not fit its blocks
+/// (a stale profile of it, or another binary's): its counts say little
+/// about its code, and the layout leaves it out.
+inline bool leftOutOfLayout(const FunctionFit &F) {
+  return F.Misfits && F.Misfits * 2 >= F.Records;
+}
+
+/// Hot functions (a non-zero count), in function order, except those left
+/// out (leftOutOfLayout).
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary);
 
