@@ -4,10 +4,9 @@
 // pre-aggregated profile of a real program with a map (built with the
 // fuzz tree's compiler, path in BBMAP_FUZZ_PROFILE_BINARY), then charged to
 // its blocks, judged for records that do not fit, inferred (IP samples
-// alone), laid out, and written as fdata
-// in both dialects and in sample mode, so that arbitrary addresses, ranges
-// and counts reach BlockProfile, FlowInference, Layout, BoltFunctionView
-// and FdataWriter.
+// alone), laid out, and written as fdata in both dialects and in sample
+// mode, so that arbitrary addresses, ranges and counts reach BlockProfile,
+// FlowInference, Layout, BoltFunctionView and FdataWriter.
 //
 //===----------------------------------------------------------------------===//
 
