@@ -5,9 +5,9 @@
 // records only with --showcs, for IR-level profiles), the per-function
 // lines, the value-site lists and their statistics, and the summary that
 // InstrProfSummaryBuilder computes. The majors differ in a few places:
-// LLVM 14 knows no pseudo counts; LLVM 22 adds the loop-entries flag to the
-// instrumentation-level line and always prints the block total and the
-// total count. The JSON style prints the whole model.
+// LLVM 14 knows no pseudo counts and no vtable profiles; LLVM 22 adds the
+// loop-entries flag to the instrumentation-level line and always prints the
+// block total and the total count. The JSON style prints the whole model.
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,6 +196,9 @@ void TextPrinter::printFunction(const InstrProfile &P,
   if (O.ICTargets)
     OS << "    Indirect Call Site Count: "
        << F.sites(IPVK_IndirectCallTarget).size() << "\n";
+  if (O.VTables)
+    OS << "    Number of instrumented vtables: "
+       << F.sites(IPVK_VTableTarget).size() << "\n";
   size_t NumMemOPCalls = F.sites(IPVK_MemOPSize).size();
   if (O.MemOPSizes && NumMemOPCalls > 0)
     OS << "    Number of Memory Intrinsics Calls: " << NumMemOPCalls << "\n";
@@ -209,6 +212,10 @@ void TextPrinter::printFunction(const InstrProfile &P,
   if (O.ICTargets) {
     OS << "    Indirect Target Results:\n";
     printSites(P, F, IPVK_IndirectCallTarget, /*ByName=*/true);
+  }
+  if (O.VTables) {
+    OS << "    VTable Results:\n";
+    printSites(P, F, IPVK_VTableTarget, /*ByName=*/true);
   }
   if (O.MemOPSizes && NumMemOPCalls > 0) {
     OS << "    Memory Intrinsic Size Results:\n";
@@ -252,6 +259,10 @@ void TextPrinter::printFile(StringRef Path, const InstrProfileFile &F) {
   if (Totals.ShownFunctions && O.ICTargets) {
     OS << "Statistics for indirect call sites profile:\n";
     printSiteTotals(SiteTotals[IPVK_IndirectCallTarget]);
+  }
+  if (Totals.ShownFunctions && O.VTables) {
+    OS << "Statistics for vtable profile:\n";
+    printSiteTotals(SiteTotals[IPVK_VTableTarget]);
   }
   if (Totals.ShownFunctions && O.MemOPSizes) {
     OS << "Statistics for memory intrinsic calls sizes profile:\n";

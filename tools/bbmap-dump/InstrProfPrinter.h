@@ -2,8 +2,8 @@
 //
 // Output styles of `bbmap-dump --instr-profile`: the text `llvm-profdata
 // show --all-functions` of LLVM 14, 19 or 22 prints (with --counts,
-// --ic-targets, --memop-sizes and --showcs as chosen), and JSON with decimal
-// integers (docs/instrprof.md, docs/bbmap-instrprof.schema.json).
+// --ic-targets, --show-vtables, --memop-sizes and --showcs as chosen), and JSON
+// with decimal integers (docs/instrprof.md, docs/bbmap-instrprof.schema.json).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +35,11 @@ struct InstrProfPrintOptions {
   std::optional<InstrProfTextStyle> Style;
   bool JSON = false;
   bool PrettyJSON = false;
-  /// llvm-profdata show's --counts, --ic-targets, --memop-sizes, --showcs.
+  /// llvm-profdata show's --counts, --ic-targets, --show-vtables (LLVM 19
+  /// and 22), --memop-sizes, --showcs.
   bool Counts = false;
   bool ICTargets = false;
+  bool VTables = false;
   bool MemOPSizes = false;
   bool ShowCS = false;
 };

@@ -147,6 +147,12 @@ cl::opt<bool> ICTargets("ic-targets",
                                  "call targets of each function"),
                         cl::cat(DumpCategory));
 
+cl::opt<bool> ShowVTables("show-vtables",
+                          cl::desc("With --instr-profile: print the vtable "
+                                   "targets of each function (the text of "
+                                   "llvm-profdata 19 and 22)"),
+                          cl::cat(DumpCategory));
+
 cl::opt<bool> MemOPSizes("memop-sizes",
                          cl::desc("With --instr-profile: print the memory "
                                   "intrinsic call sizes of each function"),
@@ -452,6 +458,7 @@ int runInstrProfileMode(Diagnostics &Diag) {
   Opts.PrettyJSON = PrettyPrint;
   Opts.Counts = InstrCounts;
   Opts.ICTargets = ICTargets;
+  Opts.VTables = ShowVTables;
   Opts.MemOPSizes = MemOPSizes;
   Opts.ShowCS = ShowCS;
   return runInstrProfile(InputFiles, Opts, Diag);
