@@ -517,9 +517,9 @@ Error RawDecoder::readValueData(uint64_t Index, InstrProfFunction &F) {
                                   " is not a positive multiple of 8");
   if (NumKinds > Layout->NumValueKinds)
     return decodeError(Begin + 4, Rec + ": " + Twine(NumKinds) +
-                                      " value kinds, more than version " +
-                                      Twine(P.Header.version()) + "'s " +
-                                      Twine(Layout->NumValueKinds));
+                                      " value kinds (version " +
+                                      Twine(P.Header.version()) + " has " +
+                                      Twine(Layout->NumValueKinds) + ")");
   uint64_t End = Begin + TotalSize;
   uint64_t Pos = Begin + 8;
   for (uint64_t K = 0; K < NumKinds; ++K) {
@@ -531,10 +531,10 @@ Error RawDecoder::readValueData(uint64_t Index, InstrProfFunction &F) {
     uint32_t Kind = word(Pos, 4);
     uint64_t NumSites = word(Pos + 4, 4);
     if (Kind >= Layout->NumValueKinds)
-      return decodeError(Pos, Rec + ": value kind " + Twine(Kind) +
-                                  " is not one of version " +
-                                  Twine(P.Header.version()) + "'s " +
-                                  Twine(Layout->NumValueKinds));
+      return decodeError(Pos, Rec + ": unknown value kind " + Twine(Kind) +
+                                  " (version " + Twine(P.Header.version()) +
+                                  " has kinds 0 to " +
+                                  Twine(Layout->NumValueKinds - 1) + ")");
     uint64_t HeaderSize = alignTo(8 + NumSites, 8);
     if (HeaderSize > End - Pos)
       return decodeError(Pos + 4, Rec + ": " + Twine(NumSites) +

@@ -13,6 +13,7 @@
 
 #include "InstrProfPrinter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include <algorithm>
@@ -101,6 +102,8 @@ private:
   void printSites(const InstrProfile &P, const InstrProfFunction &F,
                   uint32_t Kind, bool ByName);
   void printSiteTotals(const ValueSiteTotals &T);
+  /// The MD5 under which this style looks up a target's name.
+  uint64_t targetKey(const InstrProfile &P, const InstrProfValue &V) const;
   void addToSummary(const InstrProfFunction &F);
 
   raw_ostream &OS;
@@ -125,6 +128,18 @@ void TextPrinter::addToSummary(const InstrProfFunction &F) {
   }
 }
 
+uint64_t TextPrinter::targetKey(const InstrProfile &P,
+                                const InstrProfValue &V) const {
+  // llvm-profdata 14 maps function addresses to the NameRef of a raw
+  // profile of the other byte order without swapping it, so it names no
+  // target of such a profile.
+  if (Style == InstrProfTextStyle::LLVM14 &&
+      P.Header.Format == InstrProfFormat::Raw && !P.Header.IsLittleEndian &&
+      V.Address && V.Value)
+    return llvm::byteswap(V.Value);
+  return V.Value;
+}
+
 void TextPrinter::printSites(const InstrProfile &P, const InstrProfFunction &F,
                              uint32_t Kind, bool ByName) {
   ValueSiteTotals &T = SiteTotals[Kind];
@@ -147,7 +162,7 @@ void TextPrinter::printSites(const InstrProfile &P, const InstrProfFunction &F,
     for (const InstrProfValue &V : Site) {
       OS << "\t[ " << format("%2u", unsigned(I)) << ", ";
       if (ByName)
-        OS << P.nameOf(V.Value);
+        OS << P.nameOf(targetKey(P, V));
       else
         OS << format("%4" PRIu64, V.Value);
       OS << ", " << format("%10" PRId64, int64_t(V.Count)) << " ] ("
