@@ -4,6 +4,8 @@
 Usage:
   profraw.py swap IN OUT        the same profile in the other byte order
   profraw.py malformed IN DIR   one broken copy of IN per case, in DIR
+  profraw.py v9 IN OUT          a version 10 profile without vtables as the
+                                version 9 profile LLVM 17 and 18 would write
 
 IN is a little-endian raw profile of version 8, 9 or 10 with 64-bit
 pointers, as the Debian clangs write on x86-64. `swap` byte-swaps every
@@ -14,7 +16,10 @@ machine would have written. `malformed` writes the cases
 test/instrprof/malformed.test checks: the file cut inside each header
 field, section sizes past the end of the file, a counter pointer outside
 the counters, too many counters, a broken zlib stream in the names, an
-unknown version, bad value data.
+unknown version, bad value data. `v9` drops the header's NumVTables and
+VNamesSize (both 0), sets ValueKindLast to 1 and lays each record out with
+two value kinds (NumBitmapBytes moves from offset 60 to 56), as LLVM 17
+and 18 define raw version 9.
 """
 import os
 import struct
@@ -211,6 +216,29 @@ def malformed(data, outdir):
             out_file.write(content)
 
 
+def to_v9(data):
+    p = Profile(data)
+    f = p.fields
+    if p.version != 10 or f['NumVTables'] or f['VNamesSize']:
+        sys.exit('profraw.py v9: needs a version 10 profile without vtables')
+    out = bytearray()
+    for name in HEADER[9]:
+        value = f[name]
+        if name == 'Version':
+            value = (p.variant << 32) | 9
+        elif name == 'ValueKindLast':
+            value = 1
+        out += struct.pack('<Q', value)
+    out += data[p.header_size:p.data_begin]
+    for r in range(f['NumData']):
+        rec = data[p.data_begin + 64 * r:p.data_begin + 64 * (r + 1)]
+        if struct.unpack_from('<H', rec, 56)[0]:
+            sys.exit('profraw.py v9: a record has vtable sites')
+        out += rec[:56] + rec[60:64] + bytes(4)
+    out += data[p.data_begin + 64 * f['NumData']:]
+    return bytes(out)
+
+
 def main():
     cmd, src, dst = sys.argv[1:4]
     with open(src, 'rb') as f:
@@ -220,6 +248,9 @@ def main():
             f.write(swap(data))
     elif cmd == 'malformed':
         malformed(data, dst)
+    elif cmd == 'v9':
+        with open(dst, 'wb') as f:
+            f.write(to_v9(data))
     else:
         sys.exit('profraw.py: unknown command ' + cmd)
 
