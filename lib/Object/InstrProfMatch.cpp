@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/InstrProfMatch.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
@@ -78,14 +79,13 @@ private:
   std::map<uint64_t, size_t> ByMD5;
 };
 
-BinaryIDMatch compareIDs(const InstrProfile &Profile,
-                         ArrayRef<uint8_t> BuildID) {
+BinaryIDMatch compareIDs(const InstrProfile &Profile, StringRef BuildID) {
   if (Profile.BinaryIds.empty())
     return BinaryIDMatch::ProfileHasNone;
   if (BuildID.empty())
     return BinaryIDMatch::BinaryHasNone;
   for (const object::BuildID &ID : Profile.BinaryIds)
-    if (ArrayRef<uint8_t>(ID) == BuildID)
+    if (toHex(ID, /*LowerCase=*/true) == BuildID)
       return BinaryIDMatch::Match;
   return BinaryIDMatch::Mismatch;
 }
@@ -100,8 +100,7 @@ std::string pgoName(const FunctionSymbol &S) {
   return S.File.empty() ? S.Name : S.File + ";" + S.Name;
 }
 
-InstrProfMatch matchInstrProfile(const InstrProfile &Profile,
-                                 ArrayRef<uint8_t> BuildID,
+InstrProfMatch matchInstrProfile(const InstrProfile &Profile, StringRef BuildID,
                                  ArrayRef<FunctionSymbol> Symbols) {
   InstrProfMatch M;
   M.ID = compareIDs(Profile, BuildID);

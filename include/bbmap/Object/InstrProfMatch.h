@@ -57,10 +57,11 @@ struct InstrProfMatch {
 /// function whose file is known.
 std::string pgoName(const FunctionSymbol &S);
 
-/// Compares \p Profile with a file whose build ID is \p BuildID (raw bytes,
-/// empty without one) and whose function symbols are \p Symbols.
+/// Compares \p Profile with a file whose build ID is \p BuildID (lower-case
+/// hexadecimal, empty without one) and whose function symbols are
+/// \p Symbols.
 InstrProfMatch matchInstrProfile(const InstrProfile &Profile,
-                                 llvm::ArrayRef<uint8_t> BuildID,
+                                 llvm::StringRef BuildID,
                                  llvm::ArrayRef<FunctionSymbol> Symbols);
 
 } // namespace bbmap
