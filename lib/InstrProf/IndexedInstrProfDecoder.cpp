@@ -39,6 +39,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compression.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MathExtras.h"
 #include <map>
@@ -719,6 +720,11 @@ Expected<InstrProfile> IndexedDecoder::run() {
 }
 
 } // namespace
+
+bool isIndexedInstrProfile(ArrayRef<uint8_t> Bytes) {
+  return Bytes.size() >= 8 &&
+         support::endian::read64le(Bytes.data()) == IndexedMagic;
+}
 
 bool isSupportedIndexedVersion(uint32_t Version) {
   return Version >= 1 && Version <= LastIndexedVersion;

@@ -24,6 +24,9 @@
 
 namespace bbmap {
 
+/// Whether \p Bytes start with the indexed profile magic.
+bool isIndexedInstrProfile(llvm::ArrayRef<uint8_t> Bytes);
+
 /// The indexed versions decodeIndexedInstrProfile reads: 1 to 13.
 bool isSupportedIndexedVersion(uint32_t Version);
 
