@@ -167,7 +167,8 @@ Error IndexedDecoder::readHeader() {
     if (Info.SinceVersion > 1 && Info.SinceVersion > H.version())
       break;
     uint64_t Offset = R.tell();
-    Expected<uint64_t> Value = R.fixed(8, ("header field " + Info.Name).str());
+    Expected<uint64_t> Value =
+        R.fixed(8, ("indexed header field " + Info.Name).str());
     if (!Value)
       return Value.takeError();
     H.Fields.push_back({Info.Name.str(), Offset, *Value});
