@@ -124,7 +124,7 @@ private:
   Error readBucket(ByteReader &R, uint64_t EntriesLeft, uint64_t NumEntries);
   Error readRecords(StringRef Name, uint64_t NameMD5, uint64_t EntryOffset,
                     uint64_t Begin, uint64_t End);
-  Error readValueData(ByteReader &R, StringRef Name, InstrProfFunction &F);
+  Error readValueData(ByteReader &R, InstrProfFunction &F);
   Error checkBuckets(uint64_t BucketsBegin, uint64_t NumBuckets);
   /// The offset header field \p Field gives section \p Section, checked to
   /// lie after the summaries with \p MinSize bytes in the file.
@@ -325,7 +325,9 @@ Error IndexedDecoder::readBucket(ByteReader &R, uint64_t EntriesLeft,
     uint64_t DataBegin = R.tell();
     cantFail(R.bytes(*DataLength, "records").takeError());
     if (Error E = readRecords(Name, NameMD5, EntryOffset, DataBegin, R.tell()))
-      return E;
+      return handleErrors(std::move(E), [&](const DecodeError &D) {
+        return decodeError(D.offset(), "entry '" + Name + "': " + D.reason());
+      });
     P.Names.push_back(Name.str());
     B.Entries.emplace_back(EntryOffset, NameMD5);
   }
@@ -338,26 +340,24 @@ Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
                                   uint64_t End) {
   uint32_t Version = P.Header.version();
   if (Begin == End)
-    return decodeError(EntryOffset, "entry '" + Name + "' has no records");
+    return decodeError(EntryOffset, "no records");
   if ((End - Begin) % 8)
-    return decodeError(EntryOffset, "records of '" + Name + "' take " +
-                                        Twine(End - Begin) +
+    return decodeError(EntryOffset, "records take " + Twine(End - Begin) +
                                         " bytes, not a multiple of 8");
-  std::string Of = (" of '" + Name + "'").str();
   ByteReader R = readerAt(Begin, End);
   while (!R.atEnd()) {
     InstrProfFunction F;
     F.Name = Name.str();
     F.NameMD5 = NameMD5;
     F.Offset = EntryOffset;
-    Expected<uint64_t> Hash = R.fixed(8, "CFG hash" + Of);
+    Expected<uint64_t> Hash = R.fixed(8, "CFG hash");
     if (!Hash)
       return Hash.takeError();
     F.Hash = *Hash;
     // Version 1 stores no count: its one record's counters fill the data.
     uint64_t NumCounts = R.bytesLeft() / 8;
     if (Version >= 2) {
-      Expected<uint64_t> N = R.fixedCount(8, "counter count" + Of, 8);
+      Expected<uint64_t> N = R.fixedCount(8, "counter count", 8);
       if (!N)
         return N.takeError();
       NumCounts = *N;
@@ -366,8 +366,7 @@ Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
     for (uint64_t I = 0; I < NumCounts; ++I)
       F.Counts.push_back(cantFail(R.fixed(8, "counter")));
     if (Version >= 11) {
-      Expected<uint64_t> NumBytes =
-          R.fixedCount(8, "bitmap byte count" + Of, 8);
+      Expected<uint64_t> NumBytes = R.fixedCount(8, "bitmap byte count", 8);
       if (!NumBytes)
         return NumBytes.takeError();
       F.BitmapBytes.reserve(*NumBytes);
@@ -375,61 +374,59 @@ Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
         uint64_t Offset = R.tell();
         uint64_t Byte = cantFail(R.fixed(8, "bitmap byte"));
         if (Byte > UINT8_MAX)
-          return decodeError(Offset, "bitmap byte " + Twine(I) + Of + " is " +
+          return decodeError(Offset, "bitmap byte " + Twine(I) + " is " +
                                          hex(Byte) + ", more than a byte");
         F.BitmapBytes.push_back(uint8_t(Byte));
       }
     }
     if (Version >= 3)
-      if (Error E = readValueData(R, Name, F))
+      if (Error E = readValueData(R, F))
         return E;
     P.Functions.push_back(std::move(F));
   }
   return Error::success();
 }
 
-Error IndexedDecoder::readValueData(ByteReader &R, StringRef Name,
-                                    InstrProfFunction &F) {
-  std::string Of = (" of '" + Name + "'").str();
+Error IndexedDecoder::readValueData(ByteReader &R, InstrProfFunction &F) {
   uint64_t Begin = R.tell();
-  Expected<uint64_t> TotalSize = R.fixed(4, "value data size" + Of);
+  Expected<uint64_t> TotalSize = R.fixed(4, "value data size");
   if (!TotalSize)
     return TotalSize.takeError();
-  Expected<uint64_t> NumKinds = R.fixed(4, "value kind count" + Of);
+  Expected<uint64_t> NumKinds = R.fixed(4, "value kind count");
   if (!NumKinds)
     return NumKinds.takeError();
   if (*TotalSize < 8 || *TotalSize % 8)
-    return decodeError(Begin, "value data size " + Twine(*TotalSize) + Of +
+    return decodeError(Begin, "value data size " + Twine(*TotalSize) +
                                   " is not a multiple of 8 of at least 8");
   if (*TotalSize - 8 > R.bytesLeft())
-    return decodeError(Begin, "value data" + Of + " of " + Twine(*TotalSize) +
+    return decodeError(Begin, "value data of " + Twine(*TotalSize) +
                                   " bytes runs past its record (" +
                                   Twine(R.bytesLeft() + 8) + " bytes left)");
   if (*NumKinds > IPVK_Last + 1)
-    return decodeError(Begin + 4, "value kind count " + Twine(*NumKinds) + Of +
+    return decodeError(Begin + 4, "value kind count " + Twine(*NumKinds) +
                                       " exceeds " + Twine(IPVK_Last + 1));
   ByteReader V = readerAt(R.tell(), Begin + *TotalSize);
   cantFail(R.bytes(*TotalSize - 8, "value data").takeError());
   for (uint64_t K = 0; K < *NumKinds; ++K) {
     uint64_t KindOffset = V.tell();
-    Expected<uint64_t> Kind = V.fixed(4, "value kind" + Of);
+    Expected<uint64_t> Kind = V.fixed(4, "value kind");
     if (!Kind)
       return Kind.takeError();
     if (*Kind > IPVK_Last)
-      return decodeError(KindOffset, "unknown value kind " + Twine(*Kind) + Of);
-    Expected<uint64_t> NumSites = V.fixedCount(4, "value site count" + Of, 1);
+      return decodeError(KindOffset, "unknown value kind " + Twine(*Kind));
+    Expected<uint64_t> NumSites = V.fixedCount(4, "value site count", 1);
     if (!NumSites)
       return NumSites.takeError();
     ArrayRef<uint8_t> SiteCounts = cantFail(V.bytes(*NumSites, "site counts"));
     uint64_t Padding = alignTo(8 + *NumSites, 8) - (8 + *NumSites);
-    if (Error E = V.bytes(Padding, "value site padding" + Of).takeError())
+    if (Error E = V.bytes(Padding, "value site padding").takeError())
       return E;
     uint64_t NumValues = 0;
     for (uint8_t N : SiteCounts)
       NumValues += N;
     if (NumValues > V.bytesLeft() / 16)
       return decodeError(KindOffset, Twine(NumValues) + " values of kind " +
-                                         Twine(*Kind) + Of +
+                                         Twine(*Kind) +
                                          " run past the value data (" +
                                          Twine(V.bytesLeft()) + " bytes left)");
     if (F.ValueSites.size() <= *Kind)
