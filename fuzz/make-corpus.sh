@@ -129,6 +129,31 @@ for line in sys.stdin:
   }' >"$out/fuzz-profile/samples-only"
   cp "$root"/fuzz/seeds/fuzz-preagg/* "$out/fuzz-profile"/
 fi
+# fuzz-instrprof-indexed: indexed profiles of test/instrprof's raw inputs
+# written by llvm-profdata 14 (version 7), 19 (12) and 22 (13), the
+# committed indexed inputs (temporal traces, a memory profile), each laid
+# out in every version from 1 to 13 and with vtable names, and the
+# malformed cases of test/instrprof/indexed-malformed.test.
+ip=$out/fuzz-instrprof-indexed
+ipin=$root/test/instrprof/Inputs
+mkdir -p "$ip"
+for v in 14 19 22; do
+  for r in calls-14 calls-19; do
+    /usr/lib/llvm-$v/bin/llvm-profdata merge -o "$ip/$r.$v" "$ipin/$r.profraw" \
+      2>/dev/null || rm -f "$ip/$r.$v"
+  done
+done
+cp "$ipin"/*.profdata "$ip"/
+for f in "$ipin"/*.profdata; do
+  n=$(basename "$f" .profdata)
+  for v in 1 2 3 4 8 9 10 11 12 13; do
+    python3 "$root/test/tools/profdata.py" version $v "$f" "$ip/$n.v$v"
+  done
+  python3 "$root/test/tools/profdata.py" malformed "$f" "$work/malformed-$n"
+  for m in "$work/malformed-$n"/*; do cp "$m" "$ip/$n.$(basename "$m")"; done
+done
+python3 "$root/test/tools/profdata.py" vtable-names zlib \
+  "$ipin/calls-22.profdata" "$ip/vtable-names" _ZTV1A _ZTV1B
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"
