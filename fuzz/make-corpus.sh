@@ -133,7 +133,8 @@ fi
 # written by llvm-profdata 14 (version 7), 19 (12) and 22 (13), the
 # committed indexed inputs (temporal traces, a memory profile), each laid
 # out in every version from 1 to 13 and with vtable names, and the
-# malformed cases of test/instrprof/indexed-malformed.test.
+# malformed cases of test/instrprof/indexed-malformed.test and the
+# reproducers of its fuzz-crashes.
 ip=$out/fuzz-instrprof-indexed
 ipin=$root/test/instrprof/Inputs
 mkdir -p "$ip"
@@ -154,6 +155,7 @@ for f in "$ipin"/*.profdata; do
 done
 python3 "$root/test/tools/profdata.py" vtable-names zlib \
   "$ipin/calls-22.profdata" "$ip/vtable-names" _ZTV1A _ZTV1B
+cp "$ipin"/fuzz-crashes/indexed-* "$ip"/
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"

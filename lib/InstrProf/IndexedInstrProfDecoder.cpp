@@ -521,6 +521,10 @@ Error IndexedDecoder::readMemProf() {
           (Next != "TemporalProfTracesOffset" || H.hasTemporalProfile()))
         End = *Offset;
   ByteReader R = readerAt(*Begin, End);
+  if (End - *Begin < 8)
+    return decodeError(*Begin, "memory profile of " + Twine(End - *Begin) +
+                                   " bytes before the next section at " +
+                                   hex(End) + " has no room for its version");
   uint64_t First = cantFail(R.fixed(8, "memory profile version"));
   // Version 0 has no version word: it starts with its record table offset,
   // which is at least 24 (IndexedMemProfReader's test).

@@ -23,7 +23,8 @@ offsets out of bounds, bucket offsets outside the payload or into an
 entry or shared by two buckets, entries in the wrong bucket, keys and records past the payload,
 counts past their record, bad value data, and the sections of later
 versions (binary IDs, vtable names, temporal traces, memory profile) past
-the end of the file. `vtable-names` replaces the vtable names section
+the end of the file, a memory profile with no room before the next
+section. `vtable-names` replaces the vtable names section
 (version 12+, the last section of a profile without temporal traces:
 llvm-profdata 19 and 22 write it empty) by one block of the names, plain
 or zlib-compressed, as InstrProfWriter would write them.
@@ -296,7 +297,9 @@ def malformed(p):
         at = p.fields['MemProfOffset']
         cases += [('memprof-past-end', field('MemProfOffset', size)),
                   ('memprof-version-9', put(at, 9)),
-                  ('memprof-table-outside', put(at + 8, size + 64))]
+                  ('memprof-table-outside', put(at + 8, size + 64)),
+                  ('memprof-cut-by-binary-ids',
+                   field('BinaryIdOffset', at + 4))]
     return cases
 
 
