@@ -10,8 +10,10 @@
 # the crash reproducers of test/dumper/Inputs/fuzz-crashes)
 # and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
 # with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
-# descriptors written by BOLT 16 and 22); the hand-written seeds of the
-# text readers are copied from fuzz/seeds/<target>/.
+# descriptors written by BOLT 16 and 22) and OUT_DIR/fuzz-instrprof-raw
+# (raw profiles of test/instrprof, byte-swapped and malformed copies); the
+# hand-written seeds of the text readers are copied from
+# fuzz/seeds/<target>/.
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
 # build/llvm-22/bbmap-plugin.so if present).
 set -euo pipefail
@@ -129,6 +131,22 @@ for line in sys.stdin:
   }' >"$out/fuzz-profile/samples-only"
   cp "$root"/fuzz/seeds/fuzz-preagg/* "$out/fuzz-profile"/
 fi
+# fuzz-instrprof-raw: the raw profiles of test/instrprof (version 8 of
+# clang-14 and 10 of clang-19 and 22: IR with value data, MC/DC bitmap
+# bytes, temporal, single-byte, vtables, context-sensitive), their
+# big-endian twins, the malformed copies test/tools/profraw.py makes of
+# them, and a version 9 profile.
+raw=$out/fuzz-instrprof-raw
+mkdir -p "$raw"
+for p in "$root"/test/instrprof/Inputs/*.profraw; do
+  n=$(basename "$p" .profraw)
+  cp "$p" "$raw/$n"
+  python3 "$root/test/tools/profraw.py" swap "$p" "$raw/$n.be"
+  python3 "$root/test/tools/profraw.py" malformed "$p" "$work/malformed-$n"
+  for m in "$work/malformed-$n"/*; do cp "$m" "$raw/$n.$(basename "$m")"; done
+done
+python3 "$root/test/tools/profraw.py" v9 "$root/test/instrprof/Inputs/mcdc-22.profraw" \
+  "$raw/mcdc-v9"
 # fuzz-instrprof-indexed: indexed profiles of test/instrprof's raw inputs
 # written by llvm-profdata 14 (version 7), 19 (12) and 22 (13), the
 # committed indexed inputs (temporal traces, a memory profile), each laid
@@ -139,9 +157,10 @@ ip=$out/fuzz-instrprof-indexed
 ipin=$root/test/instrprof/Inputs
 mkdir -p "$ip"
 for v in 14 19 22; do
-  for r in calls-14 calls-19; do
-    /usr/lib/llvm-$v/bin/llvm-profdata merge -o "$ip/$r.$v" "$ipin/$r.profraw" \
-      2>/dev/null || rm -f "$ip/$r.$v"
+  for r in "$ipin"/*.profraw; do
+    n=$(basename "$r" .profraw)
+    /usr/lib/llvm-$v/bin/llvm-profdata merge -o "$ip/$n.$v" "$r" \
+      2>/dev/null || rm -f "$ip/$n.$v"
   done
 done
 cp "$ipin"/*.profdata "$ip"/
@@ -150,8 +169,10 @@ for f in "$ipin"/*.profdata; do
   for v in 1 2 3 4 8 9 10 11 12 13; do
     python3 "$root/test/tools/profdata.py" version $v "$f" "$ip/$n.v$v"
   done
-  python3 "$root/test/tools/profdata.py" malformed "$f" "$work/malformed-$n"
-  for m in "$work/malformed-$n"/*; do cp "$m" "$ip/$n.$(basename "$m")"; done
+  python3 "$root/test/tools/profdata.py" malformed "$f" "$work/indexed-malformed-$n"
+  for m in "$work/indexed-malformed-$n"/*; do
+    cp "$m" "$ip/$n.$(basename "$m")"
+  done
 done
 python3 "$root/test/tools/profdata.py" vtable-names zlib \
   "$ipin/calls-22.profdata" "$ip/vtable-names" _ZTV1A _ZTV1B

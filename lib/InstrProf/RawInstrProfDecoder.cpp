@@ -193,7 +193,9 @@ Error RawDecoder::readHeader() {
     return decodeError(Start + 8, "unsupported raw profile version " +
                                       Twine(H.version()) +
                                       " (bbmap reads versions 8, 9 and 10)");
-  for (StringRef Name : ArrayRef(headerFieldNames(H.version())).drop_front(2)) {
+  // Magic and Version are read; the rest depends on the version.
+  SmallVector<StringRef, 16> Names = headerFieldNames(H.version());
+  for (StringRef Name : ArrayRef(Names).drop_front(2)) {
     uint64_t Offset = R.tell();
     Expected<uint64_t> V = R.fixed(8, ("raw header field " + Name).str());
     if (!V)

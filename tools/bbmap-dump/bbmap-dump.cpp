@@ -164,6 +164,13 @@ cl::opt<bool> ShowCS("showcs",
                               "profiles instead of the others"),
                      cl::cat(DumpCategory));
 
+cl::opt<std::string> InstrBinary(
+    "binary",
+    cl::desc("With --instr-profile: instead of the profile, print how it "
+             "fits this ELF file (binary IDs against its build ID, records "
+             "against its functions); exit status 1 if it does not"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
 cl::opt<bool> Verify(
     "verify",
     cl::desc("Check every decoded map against the file's symbols and "
@@ -416,6 +423,9 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Dump = BAT;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
+  if (!InstrBinary.empty())
+    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
+                                Opts.PrettyJSON, Diag);
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
@@ -456,6 +466,9 @@ int runInstrProfileMode(Diagnostics &Diag) {
   }
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
+  if (!InstrBinary.empty())
+    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
+                                Opts.PrettyJSON, Diag);
   Opts.Counts = InstrCounts;
   Opts.ICTargets = ICTargets;
   Opts.VTables = ShowVTables;

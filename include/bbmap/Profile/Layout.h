@@ -71,7 +71,8 @@ void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, llvm::raw_ostream &OS);
 
 /// The hot functions in order, then the `.cold` part of each that has one
-/// (the blocks in no cluster, which clang puts in a section of their own).
+/// (the blocks in no cluster, which clang puts in a section of their own);
+/// a name that several local functions share is listed once.
 void writeSymbolOrder(llvm::ArrayRef<FunctionLayout> Layout,
                       llvm::raw_ostream &OS);
 
