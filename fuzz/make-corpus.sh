@@ -147,6 +147,36 @@ for p in "$root"/test/instrprof/Inputs/*.profraw; do
 done
 python3 "$root/test/tools/profraw.py" v9 "$root/test/instrprof/Inputs/mcdc-22.profraw" \
   "$raw/mcdc-v9"
+# fuzz-instrprof-indexed: indexed profiles of test/instrprof's raw inputs
+# written by llvm-profdata 14 (version 7), 19 (12) and 22 (13), the
+# committed indexed inputs (temporal traces, a memory profile), each laid
+# out in every version from 1 to 13 and with vtable names, and the
+# malformed cases of test/instrprof/indexed-malformed.test and the
+# reproducers of its fuzz-crashes.
+ip=$out/fuzz-instrprof-indexed
+ipin=$root/test/instrprof/Inputs
+mkdir -p "$ip"
+for v in 14 19 22; do
+  for r in "$ipin"/*.profraw; do
+    n=$(basename "$r" .profraw)
+    /usr/lib/llvm-$v/bin/llvm-profdata merge -o "$ip/$n.$v" "$r" \
+      2>/dev/null || rm -f "$ip/$n.$v"
+  done
+done
+cp "$ipin"/*.profdata "$ip"/
+for f in "$ipin"/*.profdata; do
+  n=$(basename "$f" .profdata)
+  for v in 1 2 3 4 8 9 10 11 12 13; do
+    python3 "$root/test/tools/profdata.py" version $v "$f" "$ip/$n.v$v"
+  done
+  python3 "$root/test/tools/profdata.py" malformed "$f" "$work/indexed-malformed-$n"
+  for m in "$work/indexed-malformed-$n"/*; do
+    cp "$m" "$ip/$n.$(basename "$m")"
+  done
+done
+python3 "$root/test/tools/profdata.py" vtable-names zlib \
+  "$ipin/calls-22.profdata" "$ip/vtable-names" _ZTV1A _ZTV1B
+cp "$ipin"/fuzz-crashes/indexed-* "$ip"/
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"

@@ -83,6 +83,12 @@ subs.append(('%instrprof-variants',
               config.bbmap_dump,
               os.path.join(config.test_source_root, 'instrprof', 'Inputs'))))
 subs.append(('%profraw', '%s %s' % (py, os.path.join(tools, 'profraw.py'))))
+subs.append(('%instrprof-indexed',
+             '%s %s --bbmap-dump %s --inputs %s' %
+             (py, os.path.join(tools, 'instrprof-indexed.py'),
+              config.bbmap_dump,
+              os.path.join(config.test_source_root, 'instrprof', 'Inputs'))))
+subs.append(('%profdata', '%s %s' % (py, os.path.join(tools, 'profdata.py'))))
 # BOLT tools (features bolt-16, bolt-19, bolt-22, bat-dump-16). perf2bolt up
 # to 19 must run under the exact name "perf2bolt" (Debian's perf2bolt-19 runs
 # as llvm-bolt), so %perf2bolt-N names the one in the LLVM bin directory.

@@ -1,11 +1,12 @@
 //===- InstrProfReader.cpp - read any instrumentation profile -------------===//
 //
-// The magic decides the container. The indexed decoder is not written yet:
-// an indexed file is an error that says so.
+// The magic decides the container: raw profiles go to the raw decoder,
+// indexed ones to the indexed decoder.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/InstrProf/InstrProfReader.h"
+#include "bbmap/InstrProf/IndexedInstrProfDecoder.h"
 #include "bbmap/InstrProf/RawInstrProfDecoder.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/Support/Endian.h"
@@ -14,20 +15,11 @@ using namespace llvm;
 
 namespace bbmap {
 
-/// IndexedInstrProf::Magic: "\xfflprofi\x81", little-endian.
-constexpr uint64_t IndexedMagic = 0x8169666f72706cffULL;
-
-bool isIndexedInstrProfile(ArrayRef<uint8_t> Bytes) {
-  return Bytes.size() >= 8 &&
-         support::endian::read64le(Bytes.data()) == IndexedMagic;
-}
-
 Expected<InstrProfileFile> readInstrProfile(ArrayRef<uint8_t> Bytes) {
   if (isRawInstrProfile(Bytes))
     return decodeRawInstrProfile(Bytes);
   if (isIndexedInstrProfile(Bytes))
-    return decodeError(0, "indexed instrumentation profiles are not decoded "
-                          "yet (only raw .profraw files)");
+    return decodeIndexedInstrProfile(Bytes);
   if (Bytes.size() < 8)
     return decodeError(0, "file of " + Twine(Bytes.size()) +
                               " bytes is too short for a profile magic");

@@ -2,7 +2,7 @@
 //
 // Reads an instrumentation profile file of either container, told apart by
 // the magic (InstrProfReader::create does the same in LLVM): raw profiles
-// go to decodeRawInstrProfile, indexed ones to the indexed decoder.
+// go to decodeRawInstrProfile, indexed ones to decodeIndexedInstrProfile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +14,6 @@
 #include "llvm/Support/Error.h"
 
 namespace bbmap {
-
-/// Whether \p Bytes start with the indexed profile magic.
-bool isIndexedInstrProfile(llvm::ArrayRef<uint8_t> Bytes);
 
 /// Decodes the raw or indexed profile in \p Bytes. Errors are DecodeErrors
 /// with the offset of what is wrong.
