@@ -35,10 +35,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/InstrProf/IndexedInstrProfDecoder.h"
+#include "NameBlocks.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Compression.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MathExtras.h"
@@ -54,10 +54,6 @@ namespace {
 /// IndexedInstrProf::Magic: "\xfflprofi\x81".
 constexpr uint64_t IndexedMagic = 0x8169666f72706cffULL;
 constexpr uint32_t LastIndexedVersion = 13;
-/// Separates the names in a names block.
-constexpr char NameSeparator = '\x01';
-/// The most a zlib stream can expand (deflate's limit is 1032:1).
-constexpr uint64_t MaxZlibRatio = 1032;
 /// The least an entry takes in the payload: hash, key and data lengths.
 constexpr uint64_t MinEntryBytes = 24;
 
@@ -133,7 +129,6 @@ private:
   Error readMemProf();
   Error readBinaryIds();
   Error readVTableNames();
-  Error readNames(uint64_t Begin, uint64_t Size, std::vector<std::string> &Out);
   Error readTemporalTraces();
 
   ArrayRef<uint8_t> File;
@@ -598,62 +593,11 @@ Error IndexedDecoder::readVTableNames() {
     return decodeError(*Begin, "vtable names of " + Twine(Size) +
                                    " bytes run past the end of the file (" +
                                    Twine(R.bytesLeft()) + " bytes left)");
-  if (Error E = readNames(*Begin + 8, Size, P.VTableNames))
+  if (Error E =
+          readNameBlocks(File, *Begin + 8, Size, "vtable names", P.VTableNames))
     return E;
   uint64_t Padded = std::min(alignTo(Size, 8), R.bytesLeft());
   P.Sections.push_back({"vtable names", *Begin, 8 + Padded, std::nullopt});
-  return Error::success();
-}
-
-Error IndexedDecoder::readNames(uint64_t Begin, uint64_t Size,
-                                std::vector<std::string> &Out) {
-  ByteReader R = readerAt(Begin, Begin + Size);
-  while (!R.atEnd()) {
-    uint64_t BlockOffset = R.tell();
-    Expected<uint64_t> Uncompressed =
-        R.uleb("vtable names block size", UINT64_MAX);
-    if (!Uncompressed)
-      return Uncompressed.takeError();
-    Expected<uint64_t> Compressed =
-        R.uleb("vtable names block compressed size", UINT64_MAX);
-    if (!Compressed)
-      return Compressed.takeError();
-    uint64_t Stored = *Compressed ? *Compressed : *Uncompressed;
-    if (Stored > R.bytesLeft())
-      return decodeError(BlockOffset,
-                         "vtable names block of " + Twine(Stored) +
-                             " bytes runs past the vtable names (" +
-                             Twine(R.bytesLeft()) + " bytes left)");
-    uint64_t DataOffset = R.tell();
-    ArrayRef<uint8_t> Stream = cantFail(R.bytes(Stored, "names"));
-    SmallVector<uint8_t, 0> Inflated;
-    StringRef Text = toStringRef(Stream);
-    if (*Compressed) {
-      if (*Uncompressed > *Compressed * MaxZlibRatio)
-        return decodeError(BlockOffset,
-                           "compressed vtable names block claims " +
-                               Twine(*Uncompressed) + " bytes from " +
-                               Twine(*Compressed) +
-                               ", more than zlib can expand to");
-      if (!compression::zlib::isAvailable())
-        return decodeError(DataOffset, "compressed vtable names need zlib, "
-                                       "which this LLVM lacks");
-      if (Error E =
-              compression::zlib::decompress(Stream, Inflated, *Uncompressed))
-        return decodeError(DataOffset, "bad zlib-compressed vtable names: " +
-                                           toString(std::move(E)));
-      Text = toStringRef(Inflated);
-    }
-    SmallVector<StringRef, 0> Names;
-    Text.split(Names, NameSeparator);
-    for (StringRef Name : Names) {
-      if (Name.empty())
-        return decodeError(BlockOffset, "empty name in vtable names block");
-      Out.push_back(Name.str());
-    }
-    while (!R.atEnd() && File[R.tell()] == 0)
-      cantFail(R.bytes(1, "padding").takeError());
-  }
   return Error::success();
 }
 

@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/InstrProf/RawInstrProfDecoder.h"
+#include "NameBlocks.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/CheckedArithmetic.h"
-#include "llvm/Support/Compression.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 
@@ -27,10 +27,6 @@ namespace {
 
 constexpr uint64_t RawMagic64 = 0xff6c70726f667281ULL;
 constexpr uint64_t RawMagic32 = 0xff6c70726f665281ULL;
-/// Separates the names in a names block (INSTR_PROF_NAME_SEP... "\01").
-constexpr char NameSeparator = '\x01';
-/// The most a zlib stream can expand (deflate's limit is 1032:1).
-constexpr uint64_t MaxZlibRatio = 1032;
 
 /// The header fields of each version, in file order. Versions 8 to 10 share
 /// the first part; 9 adds the bitmap fields, 10 the vtable fields
@@ -121,8 +117,6 @@ private:
   /// Moves the cursor over \p N bytes, checked against the file.
   Error skip(uint64_t N, StringRef What, uint64_t WhatOffset);
   Error readBinaryIds(uint64_t Begin, uint64_t Size);
-  Error readNames(uint64_t Begin, uint64_t Size, StringRef SectionName,
-                  std::vector<std::string> &Out);
   Error readVTables(uint64_t Begin, uint64_t Count);
   Error readRecord(uint64_t Index, InstrProfFunction &F);
   Error readCounters(uint64_t Index, uint64_t RecordOffset, uint64_t CounterPtr,
@@ -295,11 +289,12 @@ Error RawDecoder::placeSections() {
 
   if (Error E = readBinaryIds(BinaryIdsBegin, BinaryIdsSize))
     return E;
-  if (Error E = readNames(NamesBegin, field("NamesSize"), "names", P.Names))
+  if (Error E = readNameBlocks(File, NamesBegin, field("NamesSize"), "names",
+                               P.Names))
     return E;
   if (H.version() >= 10) {
-    if (Error E = readNames(VNamesBegin, field("VNamesSize"), "vtable names",
-                            P.VTableNames))
+    if (Error E = readNameBlocks(File, VNamesBegin, field("VNamesSize"),
+                                 "vtable names", P.VTableNames))
       return E;
     if (Error E = readVTables(VTablesBegin, field("NumVTables")))
       return E;
@@ -325,70 +320,6 @@ Error RawDecoder::readBinaryIds(uint64_t Begin, uint64_t Size) {
     ArrayRef<uint8_t> Id = File.slice(Pos + 8, Length);
     P.BinaryIds.emplace_back(Id.begin(), Id.end());
     Pos += 8 + alignTo(Length, 8);
-  }
-  return Error::success();
-}
-
-Error RawDecoder::readNames(uint64_t Begin, uint64_t Size,
-                            StringRef SectionName,
-                            std::vector<std::string> &Out) {
-  ByteReader Names(File.slice(Begin, Size), /*IsLittleEndian=*/true);
-  auto At = [&](uint64_t Offset) { return Begin + Offset; };
-  // The block sizes are read within the section; errors get file offsets.
-  auto InFile = [&](Error E) {
-    return handleErrors(std::move(E), [&](const DecodeError &D) {
-      return decodeError(At(D.offset()), D.reason());
-    });
-  };
-  while (!Names.atEnd()) {
-    uint64_t BlockOffset = Names.tell();
-    Expected<uint64_t> Uncompressed =
-        Names.uleb((SectionName + " block size").str(), UINT64_MAX);
-    if (!Uncompressed)
-      return InFile(Uncompressed.takeError());
-    Expected<uint64_t> Compressed =
-        Names.uleb((SectionName + " block compressed size").str(), UINT64_MAX);
-    if (!Compressed)
-      return InFile(Compressed.takeError());
-    uint64_t Stored = *Compressed ? *Compressed : *Uncompressed;
-    uint64_t DataOffset = Names.tell();
-    if (Stored > Names.bytesLeft())
-      return decodeError(At(BlockOffset),
-                         SectionName + " block of " + Twine(Stored) +
-                             " bytes runs past the end of the " + SectionName +
-                             " section (" + Twine(Names.bytesLeft()) +
-                             " bytes left)");
-    ArrayRef<uint8_t> Stream = cantFail(Names.bytes(Stored, "names"));
-    SmallVector<uint8_t, 0> Inflated;
-    StringRef Text = toStringRef(Stream);
-    if (*Compressed) {
-      if (*Uncompressed > *Compressed * MaxZlibRatio)
-        return decodeError(At(BlockOffset),
-                           "compressed " + SectionName + " block claims " +
-                               Twine(*Uncompressed) + " bytes from " +
-                               Twine(*Compressed) +
-                               ", more than zlib can expand to");
-      if (!compression::zlib::isAvailable())
-        return decodeError(At(DataOffset),
-                           "compressed " + SectionName +
-                               " need zlib, which this LLVM lacks");
-      if (Error E =
-              compression::zlib::decompress(Stream, Inflated, *Uncompressed))
-        return decodeError(At(DataOffset), "bad zlib-compressed " +
-                                               SectionName + ": " +
-                                               toString(std::move(E)));
-      Text = toStringRef(Inflated);
-    }
-    SmallVector<StringRef, 0> Parts;
-    Text.split(Parts, NameSeparator);
-    for (StringRef Name : Parts) {
-      if (Name.empty())
-        return decodeError(At(BlockOffset),
-                           "empty name in " + SectionName + " block");
-      Out.push_back(Name.str());
-    }
-    while (!Names.atEnd() && File[At(Names.tell())] == 0)
-      Names.seek(Names.tell() + 1);
   }
   return Error::success();
 }

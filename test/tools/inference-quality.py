@@ -24,21 +24,7 @@ import argparse
 import json
 import sys
 
-
-def blocks(profile):
-    out = {}
-    for f in profile["Functions"]:
-        for b in f["Blocks"]:
-            out[(f["Name"], b["Address"], b["ID"])] = (b["Count"], b["Size"])
-    return out
-
-
-def edges(profile):
-    out = {}
-    for f in profile["Functions"]:
-        for e in f["Edges"]:
-            out[(f["Name"], e["From"], e["To"])] = e["Count"]
-    return out
+from profile_json import blocks, edges
 
 
 def within(exact, inferred, factor):
@@ -83,7 +69,8 @@ def main():
     if inf_p["Profile"]["Kind"] != "inferred":
         sys.exit(f"inference-quality.py: {args.inferred}: counts are "
                  f"{inf_p['Profile']['Kind']}, not inferred")
-    eb, ib = blocks(exact_p), blocks(inf_p)
+    eb = blocks(exact_p, ("Count", "Size"))
+    ib = blocks(inf_p, ("Count", "Size"))
     functions = {k[0] for k in eb}
     ib = {k: v for k, v in ib.items() if k[0] in functions}
     exact_bytes = sum(c * s for c, s in eb.values())
