@@ -49,6 +49,7 @@ StringRef InstrProfile::nameOf(uint64_t MD5) const {
 
 void InstrProfile::indexNames() {
   NamesByMD5.clear();
+  NamesByMD5.reserve(Names.size() + VTableNames.size());
   for (size_t I = 0; I < Names.size(); ++I)
     NamesByMD5.emplace(MD5Hash(Names[I]), I);
   for (size_t I = 0; I < VTableNames.size(); ++I)

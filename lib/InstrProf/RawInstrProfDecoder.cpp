@@ -18,6 +18,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 

@@ -23,7 +23,7 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -219,10 +219,10 @@ struct InstrProfile {
 
 private:
   /// MD5 to the name's index: below Names.size() in Names, else in
-  /// VTableNames. A std::map, since any 64-bit value (DenseMap's reserved
-  /// keys too) can be a hash; indices, since the names move with the
-  /// profile.
-  std::map<uint64_t, size_t> NamesByMD5;
+  /// VTableNames. A standard hash map, since any 64-bit value (DenseMap's
+  /// reserved keys too) can be a hash; indices, since the names move with
+  /// the profile.
+  std::unordered_map<uint64_t, size_t> NamesByMD5;
 };
 
 /// What a file holds: one or more profiles (see InstrProfile).
