@@ -27,6 +27,7 @@
 #include "bbmap/Object/MapVerifier.h"
 #include "bbmap/Object/ObjectVisitor.h"
 #include "bbmap/Support/Stopwatch.h"
+#include "bbmap/Support/ToolVersion.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -509,7 +510,7 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(DumpCategory);
   cl::SetVersionPrinter(
-      [](raw_ostream &OS) { OS << "bbmap-dump " << BBMAP_VERSION << "\n"; });
+      [](raw_ostream &OS) { printToolVersion(OS, "bbmap-dump"); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "bbmap-dump: basic-block address map dumper\n\n"

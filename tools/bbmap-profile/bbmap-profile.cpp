@@ -22,6 +22,7 @@
 #include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/ProfileSource.h"
+#include "bbmap/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -314,7 +315,7 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(ProfileCategory);
   cl::SetVersionPrinter(
-      [](raw_ostream &OS) { OS << "bbmap-profile " << BBMAP_VERSION << "\n"; });
+      [](raw_ostream &OS) { printToolVersion(OS, "bbmap-profile"); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "bbmap-profile: charge a profile to basic blocks\n\n"
