@@ -26,10 +26,12 @@ endif()
 add_library(bbmap_llvm_flags INTERFACE)
 target_include_directories(bbmap_llvm_flags SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_include_directories(bbmap_llvm_flags INTERFACE
-  ${PROJECT_SOURCE_DIR}/include)
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
 separate_arguments(BBMAP_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+# Installed (BBMapInstall.cmake), the flags keep what code including bbmap's
+# headers needs and leave the warnings to the consumer.
 target_compile_options(bbmap_llvm_flags INTERFACE ${BBMAP_LLVM_DEFS}
-  -fno-exceptions -Wall -Wextra -Wno-unused-parameter)
+  -fno-exceptions $<BUILD_INTERFACE:-Wall -Wextra -Wno-unused-parameter>)
 if(NOT LLVM_ENABLE_RTTI)
   target_compile_options(bbmap_llvm_flags INTERFACE -fno-rtti)
 endif()
