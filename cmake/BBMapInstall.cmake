@@ -6,7 +6,7 @@
 #   lib/bbmap/llvm-N/bbmap-plugin.so and the static libraries
 #   include/bbmap-N/bbmap/...              public headers
 #   lib/cmake/bbmap-llvm-N/                the CMake package BBMap
-#   share/man/man1/bbmap-dump-N.1, bbmap-profile-N.1
+#   share/man/man1/bbmap-dump-N.1, bbmap-profile-N.1 (BBMapMan.cmake)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -37,6 +37,9 @@ foreach(tool bbmap-dump bbmap-profile)
     install(FILES ${link} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
+
+install(FILES ${BBMAP_MAN_PAGES}
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
 
 install(TARGETS bbmap-plugin
   LIBRARY DESTINATION ${BBMAP_INSTALL_LIBDIR} COMPONENT tools)
