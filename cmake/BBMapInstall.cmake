@@ -23,13 +23,30 @@ set(BBMAP_INSTALL_CMAKEDIR
 set(BBMAP_LIBRARIES bbmap_support bbmap_bbaddrmap bbmap_bat bbmap_instrprof
   bbmap_object bbmap_profile)
 
-# Tools: the build tree's names get the major appended. Their RUNPATH (the
-# LLVM library directory of this major) is kept.
+# Tools: the build tree's names get the major appended. Their RUNPATH names
+# the LLVM library directory of this major. Where the libLLVM it holds is a
+# link into a directory the dynamic linker searches anyway (Debian's
+# /usr/lib/llvm-N/lib/libLLVM.so.N.M -> /usr/lib/<triple>/), the installed
+# tools have none: they load the library from there, and dpkg-shlibdeps
+# finds the package that owns it (BBMapPackage.cmake).
+get_target_property(bbmap_libllvm LLVM LOCATION)
+file(REAL_PATH ${bbmap_libllvm} bbmap_libllvm)
+get_filename_component(bbmap_libllvm_dir ${bbmap_libllvm} DIRECTORY)
+if(bbmap_libllvm_dir IN_LIST CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
+  set(BBMAP_INSTALL_KEEPS_RUNPATH OFF)
+else()
+  set(BBMAP_INSTALL_KEEPS_RUNPATH ON)
+endif()
 foreach(tool bbmap-dump bbmap-profile)
   install(PROGRAMS $<TARGET_FILE:${tool}>
     DESTINATION ${CMAKE_INSTALL_BINDIR}
     RENAME ${tool}-${BBMAP_LLVM_MAJOR}
     COMPONENT tools)
+  if(NOT BBMAP_INSTALL_KEEPS_RUNPATH)
+    install(CODE "file(RPATH_REMOVE FILE
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${tool}-${BBMAP_LLVM_MAJOR}\")"
+      COMPONENT tools)
+  endif()
   if(BBMAP_UNVERSIONED_LINKS)
     set(link ${PROJECT_BINARY_DIR}/unversioned/${tool})
     file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/unversioned)
