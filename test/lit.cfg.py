@@ -63,8 +63,10 @@ subs = [
     ('%bbmap-profile', config.bbmap_profile),
     ('%exact-trace', os.path.join(tools, 'exact-trace')),
     ('%fdata-diff', '%s %s' % (py, os.path.join(tools, 'fdata-diff.py'))),
-    # test/install: installs this build tree and builds examples/consumer.
+    # test/install: installs and packages this build tree and builds
+    # examples/consumer.
     ('%cmake', config.cmake),
+    ('%cpack', config.cpack),
     ('%bbmap-obj-root', config.bbmap_obj_root),
     ('%bbmap-src-root', config.bbmap_src_root),
     ('%llvm-major', str(config.llvm_major)),
