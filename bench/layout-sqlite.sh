@@ -305,7 +305,7 @@ row() { # row BUILD BASE: one row of ratios of BUILD to BASE
   echo "(BOLT keeps the input's code as .bolt.org.text; the functions it rewrote are in .text"
   echo "and .text.cold):"
   for b in bolt-perf bolt-trace; do
-    echo "- $b: $(awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }' "$b.exec-sections")"
+    echo "- $b: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$b.exec-sections")"
   done
   echo
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); run time $(($(date +%s) - start)) s"
