@@ -6,8 +6,9 @@
 # Builds the sqlite3 shell with `clang-N -O2 -no-pie
 # -fbasic-block-address-map -Wl,--emit-relocs` (lld) for LLVM 22, and for
 # LLVM 19 too when build/llvm-19/bbmap-profile exists. Then, per major:
-#   - exact counts: runs a deterministic SQL workload (5000 inserts, two
-#     indexes, joins, a self-join, update, delete, recursive CTEs) under
+#   - exact counts: runs a deterministic SQL workload (bench/sqlite-workload.sql:
+#     5000 inserts, two indexes, joins, a self-join, update, delete,
+#     recursive CTEs; its output is bench/sqlite-workload.expected) under
 #     qemu-x86_64 with test/tools/exact-trace/trace-plugin.so and under
 #     callgrind (callgrind-counts.py); the program output must be the same
 #     natively and under both simulators. The trace becomes pre-aggregated
@@ -79,42 +80,8 @@ PROFILE=$out/bin/bbmap-profile-22
 echo "bbmap-profile: work tree at $(git -C "$ROOT" log -1 --format='%h %cd' --date=iso)" \
   "($(git -C "$ROOT" diff --quiet HEAD -- lib include tools && echo clean || echo 'with local changes'))"
 
-SQL="CREATE TABLE dept(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-CREATE TABLE emp(id INTEGER PRIMARY KEY, dept INTEGER REFERENCES dept, pay INTEGER, name TEXT);
-BEGIN;
-WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50)
-  INSERT INTO dept(id, name) SELECT x, printf('dept%02d', x) FROM c;
-WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
-  INSERT INTO emp(dept, pay, name) SELECT (x * 7919) % 50 + 1, (x * 104729) % 1000, 'e' || x FROM c;
-COMMIT;
-CREATE INDEX emp_dept ON emp(dept);
-CREATE INDEX emp_pay ON emp(pay, name);
-SELECT d.name, count(e.id), sum(e.pay), max(e.name)
-  FROM dept d JOIN emp e ON e.dept = d.id WHERE d.id % 10 = 3 GROUP BY d.id ORDER BY d.name;
-SELECT count(*), sum(pay) FROM emp WHERE pay BETWEEN 100 AND 200;
-UPDATE emp SET pay = pay + 1 WHERE dept IN (SELECT id FROM dept WHERE name LIKE '%7');
-DELETE FROM emp WHERE id % 97 = 0;
-SELECT e1.dept, count(*) FROM emp e1 JOIN emp e2 ON e1.pay = e2.pay AND e1.id < e2.id
-  WHERE e1.dept < 4 GROUP BY e1.dept ORDER BY 1;
-WITH RECURSIVE fib(n, a, b) AS (SELECT 1, 0, 1 UNION ALL SELECT n + 1, b, a + b FROM fib WHERE n < 80)
-  SELECT n, a FROM fib WHERE n % 20 = 0;
-SELECT group_concat(name, ',') FROM (SELECT name FROM emp ORDER BY pay DESC, name LIMIT 5);"
-EXPECTED="dept03|100|50700|e958
-dept13|100|51700|e998
-dept23|100|47700|e988
-dept33|100|48700|e978
-dept43|100|49700|e968
-505|75750
-1|196
-2|196
-3|196
-20|4181
-40|63245986
-60|956722026041
-80|14472334024676221
-e1631,e2631,e3631,e4631,e631"
-echo "$SQL" >workload.sql
-echo "$EXPECTED" >expected.out
+cp "$BENCH/sqlite-workload.sql" workload.sql
+cp "$BENCH/sqlite-workload.expected" expected.out
 
 status=0
 cc -O2 -shared -fPIC -o trace-plugin.so "$EXACT/trace-plugin.c"

@@ -3,9 +3,10 @@
 // libFuzzer target for what consumes a profile: the input is read as a
 // pre-aggregated profile of a real program with a map (built with the
 // fuzz tree's compiler, path in BBMAP_FUZZ_PROFILE_BINARY), then charged to
-// its blocks and written as fdata in both dialects and in sample mode, so
-// that arbitrary addresses, ranges and counts reach BlockProfile,
-// BoltFunctionView and FdataWriter.
+// its blocks, inferred (IP samples alone), laid out, and written as fdata
+// in both dialects and in sample mode, so that arbitrary addresses, ranges
+// and counts reach BlockProfile, FlowInference, Layout, BoltFunctionView
+// and FdataWriter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/FdataWriter.h"
+#include "bbmap/Profile/FlowInference.h"
+#include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/PreAggregatedReader.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,6 +61,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   BlockProfile Blocks = countBlocks(*P, *Binary, *Decoder);
   (void)profiledFunctions(Blocks, Binary->index());
+  if (Blocks.Kind == CountKind::Samples)
+    inferFlow(Blocks, *Binary, *Decoder);
+  writeClusterProfile(computeLayout(Blocks, *Binary), ClusterConsumer::Clang22,
+                      nulls());
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})
     for (bool Samples : {false, true}) {
       FdataOptions Options;

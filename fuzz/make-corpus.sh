@@ -107,7 +107,8 @@ for v in 16 22; do
 done
 cp "$root"/test/bat/Inputs/fuzz-crashes/* "$bat"/
 # fuzz-profile: every record kind over the functions of the program it
-# charges (built by the fuzz tree next to OUT_DIR), plus the reader seeds.
+# charges (built by the fuzz tree next to OUT_DIR), IP samples alone, plus
+# the reader seeds.
 program=$out/../fuzz/profile-program
 if [[ -f $program ]]; then
   mkdir -p "$out/fuzz-profile"
@@ -122,6 +123,10 @@ for line in sys.stdin:
         print("r %x %x 1\nR %x %x %x 4\nS %x 9" %
               (a, a + 30, a + 1, a, a + 6, a + 5))
 ' >"$out/fuzz-profile/every-kind"
+  # IP samples alone (profile inference): a few per function.
+  nm "$program" | awk 'NF == 3 && ($2 == "t" || $2 == "T") {
+    a = $1; for (i = 0; i < 3; i++) printf "S %s%d %d\n", substr(a, 1, length(a) - 1), i * 4, 7 + i
+  }' >"$out/fuzz-profile/samples-only"
   cp "$root"/fuzz/seeds/fuzz-preagg/* "$out/fuzz-profile"/
 fi
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.

@@ -218,7 +218,7 @@ void BlockCounter::addSample(const Sample &S) {
 
 BlockProfile BlockCounter::finish(bool Sampled) {
   BlockProfile P;
-  P.Sampled = Sampled;
+  P.Kind = Sampled ? CountKind::Samples : CountKind::Executions;
   P.Counts.resize(Index.numBlocks());
   // No sample may have landed in a block at all.
   SampleCounts.resize(Index.numBlocks());

@@ -10,6 +10,7 @@
 
 #include "bbmap/Profile/Layout.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -99,6 +100,19 @@ std::vector<BlockFlow> flowOf(const FunctionBlocks &F, const BlockProfile &P,
   return Flow;
 }
 
+/// The hashes of \p F's blocks, when its map has them.
+std::vector<std::pair<uint32_t, uint64_t>> hashesOf(const FunctionBlocks &F,
+                                                    const AddressIndex &Index) {
+  std::vector<std::pair<uint32_t, uint64_t>> Hashes;
+  if (!Index.match(F.Entries.front()).function().has(feature::BBHash))
+    return Hashes;
+  for (uint32_t E : F.Entries) {
+    BlockMatch M = Index.match(E);
+    Hashes.push_back({M.ID, M.block().Hash});
+  }
+  return Hashes;
+}
+
 /// The cache-directed function order of \p Functions.
 std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
                                     const BlockProfile &P,
@@ -147,28 +161,38 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     L.HotBlocks = hotBlocks(F, P, Index);
     L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
     L.Flow = flowOf(F, P, Index);
+    L.Hashes = hashesOf(F, Index);
     Layout.push_back(std::move(L));
   }
   return Layout;
 }
 
-/// One function's `f` and `c` lines, and for clang 22 its `g` line: per
-/// block `ID:count` and `,succ:count` per outgoing edge.
+/// One function's `f` and `c` lines, and for clang 22 its `g` line (per
+/// block `ID:count` and `,succ:count` per outgoing edge) and `h` line (per
+/// block `ID:hash`, the hash in hexadecimal).
 void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
                    raw_ostream &OS) {
   OS << "f " << F.Name << "\nc";
   for (uint32_t ID : F.HotBlocks)
     OS << " " << ID;
   OS << "\n";
-  if (Consumer != ClusterConsumer::Clang22 || F.Flow.empty())
+  if (Consumer != ClusterConsumer::Clang22)
     return;
-  OS << "g";
-  for (const BlockFlow &B : F.Flow) {
-    OS << " " << B.ID << ":" << B.Count;
-    for (const auto &[Succ, Count] : B.Successors)
-      OS << "," << Succ << ":" << Count;
+  if (!F.Flow.empty()) {
+    OS << "g";
+    for (const BlockFlow &B : F.Flow) {
+      OS << " " << B.ID << ":" << B.Count;
+      for (const auto &[Succ, Count] : B.Successors)
+        OS << "," << Succ << ":" << Count;
+    }
+    OS << "\n";
   }
-  OS << "\n";
+  if (!F.Hashes.empty()) {
+    OS << "h";
+    for (const auto &[ID, Hash] : F.Hashes)
+      OS << " " << ID << ":" << utohexstr(Hash, /*LowerCase=*/true);
+    OS << "\n";
+  }
 }
 
 void writeClusterProfile(ArrayRef<FunctionLayout> Layout,

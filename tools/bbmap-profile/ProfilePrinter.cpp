@@ -9,6 +9,7 @@
 
 #include "ProfilePrinter.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -122,11 +123,49 @@ void printBATSummary(raw_ostream &OS, const ProfileOrigin &Origin) {
                 S.UnknownFunction, S.RunsAcrossFragments, S.SamplesDropped);
 }
 
+void printInferenceJSON(json::OStream &J, const InferenceStats &S) {
+  J.attribute("CFGFromMap", S.CFGFromMap);
+  J.attribute("CFGFromCode", S.CFGFromCode);
+  J.attribute("WithoutExit", S.WithoutExit);
+}
+
+void printInferenceSummary(raw_ostream &OS, const InferenceStats &S) {
+  OS << formatv("inferred from IP samples: the CFG of {0} functions from the "
+                "map's PGO analysis, of {1} from the code; {2} without an "
+                "exit kept their sample weights\n",
+                S.CFGFromMap, S.CFGFromCode, S.WithoutExit);
+}
+
 uint64_t totalCount(const BlockProfile &P) {
   uint64_t Sum = 0;
   for (uint64_t C : P.Counts)
     Sum += C;
   return Sum;
+}
+
+/// The JSON name of the counts' kind, and their unit in the summary.
+StringRef kindName(CountKind K) {
+  switch (K) {
+  case CountKind::Executions:
+    return "executions";
+  case CountKind::Samples:
+    return "samples";
+  case CountKind::Inferred:
+    return "inferred";
+  }
+  llvm_unreachable("unknown count kind");
+}
+
+StringRef unitName(CountKind K) {
+  switch (K) {
+  case CountKind::Executions:
+    return "block executions";
+  case CountKind::Samples:
+    return "samples";
+  case CountKind::Inferred:
+    return "inferred block counts";
+  }
+  llvm_unreachable("unknown count kind");
 }
 
 double share(uint64_t Part, uint64_t Whole) {
@@ -145,7 +184,7 @@ void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
     J.attributeObject("Profile", [&] {
       J.attribute("File", Origin.ProfilePath);
       J.attribute("Format", Origin.Format);
-      J.attribute("Kind", P.Sampled ? "samples" : "executions");
+      J.attribute("Kind", kindName(P.Kind));
       J.attributeArray("Events", [&] {
         for (const std::string &E : Origin.Profile->Events)
           J.value(E);
@@ -155,6 +194,9 @@ void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
     });
     if (Origin.BAT)
       J.attributeObject("BAT", [&] { printBATJSON(J, Origin); });
+    if (Origin.Inference)
+      J.attributeObject("Inference",
+                        [&] { printInferenceJSON(J, *Origin.Inference); });
     J.attributeObject("Stats", [&] { printStatsJSON(J, P.Stats); });
     J.attributeArray("Functions", [&] {
       for (const FunctionBlocks &F : profiledFunctions(P, Binary.index()))
@@ -172,13 +214,15 @@ void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
   const AddressIndex &Index = Binary.index();
   uint64_t Total = totalCount(P);
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
-  StringRef Unit = P.Sampled ? "samples" : "block executions";
+  StringRef Unit = unitName(P.Kind);
   OS << formatv("{0}: {1} {2} in {3} function{4} (profile {5}, {6})\n",
                 Binary.path(), Total, Unit, Functions.size(),
                 Functions.size() == 1 ? "" : "s", Origin.ProfilePath,
                 Origin.Format);
   if (Origin.BAT)
     printBATSummary(OS, Origin);
+  if (Origin.Inference)
+    printInferenceSummary(OS, *Origin.Inference);
   OS << "\nhottest functions:\n  share       count  entries  function\n";
   for (const FunctionBlocks &F : ArrayRef(Functions).take_front(Top))
     OS << formatv("  {0,5:f1}% {1,11} {2,8}  {3}\n", share(F.Total, Total),

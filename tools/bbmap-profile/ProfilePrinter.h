@@ -13,6 +13,7 @@
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
+#include "bbmap/Profile/FlowInference.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -29,6 +30,8 @@ struct ProfileOrigin {
   /// to the charged binary's addresses through its BAT table.
   std::string BoltedBinary;
   std::optional<BATTranslationStats> BAT;
+  /// Set when block and edge counts were inferred from IP samples.
+  std::optional<InferenceStats> Inference;
 };
 
 void printProfileJSON(llvm::raw_ostream &OS, const MappedBinary &Binary,

@@ -19,6 +19,7 @@
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/FdataWriter.h"
+#include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "llvm/Support/CommandLine.h"
@@ -118,6 +119,13 @@ cl::opt<ClusterConsumer> LayoutFor(
                clEnumValN(ClusterConsumer::Clang22, "22",
                           "also g lines: block and edge counts")),
     cl::init(ClusterConsumer::Clang19), cl::cat(ProfileCategory));
+cl::opt<bool> InferCounts(
+    "infer-counts",
+    cl::desc("With a profile of IP samples alone, infer block and edge "
+             "counts from the samples and the CFG (LLVM's profile "
+             "inference); always done for --format=clusters and "
+             "symbol-order"),
+    cl::cat(ProfileCategory));
 cl::opt<bool> IgnoreBuildID("ignore-build-id",
                             cl::desc("Read a profile recorded for another "
                                      "build ID of the binary; with "
@@ -314,6 +322,11 @@ int main(int argc, char **argv) {
   BlockProfile Blocks =
       countBlocks(Profile, Charged, Input ? *Input->Decoder : *Decoder);
   warnMisfits(Source, Facts, Charged, Profile, &Blocks);
+  bool Layout =
+      Format == OutputFormat::Clusters || Format == OutputFormat::SymbolOrder;
+  if (Blocks.Kind == CountKind::Samples && (InferCounts || Layout))
+    Origin.Inference =
+        inferFlow(Blocks, Charged, Input ? *Input->Decoder : *Decoder);
   if (!CFG.empty()) {
     if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
       fail(Charged.path(), toString(std::move(E)));

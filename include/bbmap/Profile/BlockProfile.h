@@ -61,9 +61,19 @@ struct MappingStats {
   uint64_t SamplesOutside = 0;
 };
 
+/// What the counts of a BlockProfile are.
+enum class CountKind {
+  /// Executions, from branch records.
+  Executions,
+  /// IP samples per block; no edges.
+  Samples,
+  /// Block and edge counts inferred from IP samples (inferFlow): relative,
+  /// in units of 1/SampleWeight sample per instruction.
+  Inferred,
+};
+
 struct BlockProfile {
-  /// True when the counts are IP samples, not executions.
-  bool Sampled = false;
+  CountKind Kind = CountKind::Executions;
   /// Indexed by AddressIndex entry.
   std::vector<uint64_t> Counts;
   /// (from entry, to entry) -> count; fall-throughs and taken branches alike.

@@ -41,6 +41,8 @@ struct FunctionLayout {
   bool HasColdBlocks = false;
   /// The blocks that ran, in address order, with their edges.
   std::vector<BlockFlow> Flow;
+  /// (block ID, hash) of every block, when the map has block hashes.
+  std::vector<std::pair<uint32_t, uint64_t>> Hashes;
 };
 
 /// Hot functions (a non-zero count), in function order.
@@ -48,11 +50,13 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary);
 
 /// The clang a cluster profile is for: 19 stops at any specifier it does
-/// not know, 22 also reads `g` (block and edge counts).
+/// not know, 22 also reads `g` (block and edge counts) and `h` (block
+/// hashes, for its matching of stale profiles).
 enum class ClusterConsumer { Clang19, Clang22 };
 
 /// A version 1 basic-block-sections profile: `v1`, then per function an `f`
-/// and one `c` line (and for clang 22 a `g` line); local functions whose
+/// and one `c` line (and for clang 22 a `g` line, and an `h` line when the
+/// map has block hashes); local functions whose
 /// name several functions share come last, under an `m` line naming their
 /// source file (which clang matches with debug information only).
 void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,

@@ -1,0 +1,47 @@
+//===- FlowInference.h - block and edge counts from IP samples --*- C++ -*-===//
+//
+// A profile of IP samples (perf without branch stacks) says where the time
+// went, not which way the branches went. inferFlow turns the samples of each
+// function into consistent block and edge counts: a weight per block from
+// its samples per instruction, the CFG from the binary (the successor lists
+// of the map's PGO analysis when the compiler wrote them, else the decoded
+// instruction that ends each block), and LLVM's profile inference
+// (applyFlowInference, "profi", which BOLT uses for stale profiles) to find
+// the flow closest to the weights. docs/profile.md gives the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_FLOWINFERENCE_H
+#define BBMAP_PROFILE_FLOWINFERENCE_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BlockProfile.h"
+#include <cstdint>
+
+namespace bbmap {
+
+/// A block weighs this much per sample per instruction: inferred counts are
+/// relative, in units of 1/SampleWeight sample per instruction.
+inline constexpr uint64_t SampleWeight = 1000;
+
+/// What inferFlow did, per function with samples.
+struct InferenceStats {
+  /// Functions whose CFG came from the map's PGO analysis (successor IDs).
+  uint64_t CFGFromMap = 0;
+  /// Functions whose CFG came from decoding the end of each block.
+  uint64_t CFGFromCode = 0;
+  /// Functions with no way out (no return, tail call or indirect jump):
+  /// no flow to infer, their blocks keep their weights and get no edges.
+  uint64_t WithoutExit = 0;
+};
+
+/// Replaces the IP-sample counts of \p P (CountKind::Samples) with inferred
+/// block counts, edge counts, call counts (each direct call runs as often
+/// as its block) and return counts; \p P becomes CountKind::Inferred.
+InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
+                         const InstructionDecoder &Decoder);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_FLOWINFERENCE_H
