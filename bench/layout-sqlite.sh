@@ -16,8 +16,8 @@
 # result (`--verify`), which with the per-test times removed is the output
 # every build must reproduce. bench/profile-sqlite.sh's SQL workload runs
 # 47 M instructions (about 15 ms), too short for wall times; speedtest1 at
-# --size 50 runs about 6.7 G (about 0.8 s natively, a qemu trace in about
-# 10 s, a cachegrind run in about a minute).
+# --size 50 runs 7.6 G (about 0.8 s natively, a qemu trace in about 10 s,
+# a cachegrind run in about 40 s; the whole script in about 10 minutes).
 #
 # Builds (clang-22, lld, `-O2 -ffunction-sections -no-pie`, sqlite3.c and
 # speedtest1.c, -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION):
