@@ -308,6 +308,15 @@ row() { # row BUILD BASE: one row of ratios of BUILD to BASE
     echo "- $b: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$b.exec-sections")"
   done
   echo
+  # A program that never sleeps waits for a core when its wall time exceeds
+  # its CPU time: other jobs were running, and its wall times are noise.
+  busy=$(for b in "${builds[@]}"; do echo "${WALL[$b]} ${CPU[$b]}"; done |
+    awk '{ r = $1 / $2; if (r > m) m = r } END { printf "%.2f", m }')
+  if awk -v r="$busy" 'BEGIN { exit !(r > 1.05) }'; then
+    echo "NOTE: the machine was busy during the timed runs (median wall time up to ${busy}x"
+    echo "the CPU time): the wall times include waiting for a core; compare CPU times."
+    echo
+  fi
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); run time $(($(date +%s) - start)) s"
 } >report.body
 cat meta.txt report.body >report.md
