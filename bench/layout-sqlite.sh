@@ -12,12 +12,14 @@
 # the hot code is most of the executed instructions (sqlite3VdbeExec alone
 # about 30 %) and large enough (a few hundred functions) for layout to
 # matter. In-memory and seeded with speedtest1's own PRNG, it is
-# deterministic: the same instruction count every run and a hash of every
-# result (`--verify`), which with the per-test times removed is the output
-# every build must reproduce. bench/profile-sqlite.sh's SQL workload runs
-# 47 M instructions (about 15 ms), too short for wall times; speedtest1 at
-# --size 50 runs 7.6 G (about 0.8 s natively, a qemu trace in about 10 s,
-# a cachegrind run in about 40 s; the whole script in about 10 minutes).
+# deterministic: the same instruction count every run (to a few thousand
+# in 7.6 G: the per-test timing) and a hash of every result (`--verify`),
+# which with the per-test times removed is the output every build must
+# reproduce. The SQL workload of bench/profile-sqlite.sh
+# (bench/sqlite-workload.sql) runs 47 M instructions (about 15 ms), too
+# short for wall times; speedtest1 at --size 50 runs 7.6 G (about 0.8 s
+# natively, a qemu trace in about 10 s, a cachegrind run in about 40 s;
+# the whole script in about 10 minutes).
 #
 # Builds (clang-22, lld, `-O2 -ffunction-sections -no-pie`, sqlite3.c and
 # speedtest1.c, -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION):
