@@ -59,7 +59,6 @@ llvm-bolt-22 sqlite3 -o b22 --enable-bat "${split[@]}" --split-strategy=all >b22
 llvm-bolt-16 sqlite3 -o b16 --enable-bat "${split[@]}" >b16.log 2>&1 ||
   die "llvm-bolt-16 failed; see $out/b16.log"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # wall CMD...: seconds of one run.
 wall() {
   local s e

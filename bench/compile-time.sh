@@ -35,10 +35,6 @@ fetch_sqlite
 modes=(no-map in-tree plugin)
 md_rows=()
 
-# median FILE: the median of the numbers in FILE, one per line.
-median() {
-  sort -g "$1" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
-}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 # time_major N: times the modes for clang-N, prints its table and adds its
@@ -57,7 +53,7 @@ time_major() {
       awk '{ print $1 + $2 }' "$out/time" >>"$out/$mode.cpu"
     done
   done
-  for mode in "${modes[@]}"; do med[$mode]=$(median "$out/$mode.cpu"); done
+  for mode in "${modes[@]}"; do med[$mode]=$(median <"$out/$mode.cpu"); done
 
   printf '  %-14s %14s %10s\n' mode "median CPU s" "vs no-map"
   for mode in "${modes[@]}"; do

@@ -61,9 +61,6 @@ declare -A bbmap=(
   [json]="$dump --output-style=json --bb-addr-map"
   [table]="$dump --output-style=table --bb-addr-map")
 
-median() {
-  sort -g "$1" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
-}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 seconds() { awk -v s="$1" 'BEGIN { printf "%.3f", s }'; }
 
@@ -123,9 +120,9 @@ done
 
 # stats NAME: "WALL USER RSS_MIB" medians.
 stats() {
-  printf '%s %s %s\n' "$(seconds "$(median "$out/$1.wall")")" \
-    "$(seconds "$(median "$out/$1.user")")" \
-    "$(awk -v k="$(median "$out/$1.rss")" 'BEGIN { printf "%.1f", k / 1024 }')"
+  printf '%s %s %s\n' "$(seconds "$(median <"$out/$1.wall")")" \
+    "$(seconds "$(median <"$out/$1.user")")" \
+    "$(awk -v k="$(median <"$out/$1.rss")" 'BEGIN { printf "%.1f", k / 1024 }')"
 }
 
 blocks=$(sed -n 's/^blocks //p' "$OUT/large/large.counts")

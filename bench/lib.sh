@@ -1,6 +1,7 @@
 # bench/lib.sh - helpers shared by the bench/ scripts (source it, do not run
-# it): paths, usage text, LLVM major checks and the sqlite3 amalgamation,
-# generated once from Debian's sqlite3 source package into bench/work/.
+# it): paths, usage text, LLVM major checks, the sqlite3 amalgamation
+# (generated once from Debian's sqlite3 source package into bench/work/) and
+# timing (median, timed, col).
 # shellcheck shell=bash disable=SC2034 # the variables are the scripts' API
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -48,3 +49,22 @@ fetch_sqlite() {
   (cd "$SQLITE" && ./configure && make sqlite3.c shell.c) >>"$log" 2>&1 ||
     die "generating sqlite3.c/shell.c failed; see $log"
 }
+
+# median: the median of the numbers on stdin, one per line (the mean of the
+# two middle ones for an even count).
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
+}
+
+# timed TAG CMD...: runs CMD once (its output dropped) under GNU time and
+# appends "wall-seconds cpu-seconds peak-RSS-KiB" to TAG.times; dies if CMD
+# fails.
+timed() {
+  local tag=$1; shift
+  /usr/bin/time -o time.txt -f '%e %U %S %M' "$@" >/dev/null 2>&1 ||
+    die "failed: $*"
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' time.txt >>"$tag.times"
+}
+
+# col TAG K: the median of column K of TAG.times.
+col() { awk -v k="$2" '{ print $k }' "$1.times" | median; }

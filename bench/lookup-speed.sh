@@ -45,10 +45,6 @@ if [ ! -f "$addrs" ] || [ "$addrs" -ot "$exe" ]; then
     python3 "$BENCH/lookup-addresses.py" "$count" "$addrs"
 fi
 
-# median: the median of the numbers on stdin, one per line.
-median() {
-  sort -g | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
-}
 
 rates=() walls=() rss=()
 for ((i = 1; i <= reps; i++)); do

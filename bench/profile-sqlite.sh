@@ -155,16 +155,6 @@ for p in "$bin.22.pa" "$bin.19.pa" "${sizes[@]/#/pa.}"; do
   same_fdata "$p" "$p.p2b.fdata" "$p.bb.fdata" mapped.names
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# timed TAG CMD...: one run; appends "wall cpu rss_kb" to TAG.times.
-timed() {
-  local tag=$1; shift
-  /usr/bin/time -o time.txt -f '%e %U %S %M' "$@" >/dev/null 2>&1 ||
-    die "failed: $*"
-  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' time.txt >>"$tag.times"
-}
-# col TAG K: median of column K of TAG.times.
-col() { awk -v k="$2" '{ print $k }' "$1.times" | median; }
 # race TAG RECORDS NAME::CMD... : runs each command RUNS times, alternating,
 # the first being perf2bolt; prints one table row per command with its ratios
 # to the first.

@@ -3,10 +3,10 @@
 // libFuzzer target for what consumes a profile: the input is read as a
 // pre-aggregated profile of a real program with a map (built with the
 // fuzz tree's compiler, path in BBMAP_FUZZ_PROFILE_BINARY), then charged to
-// its blocks, inferred (IP samples alone), laid out, and written as fdata
-// in both dialects and in sample mode, so that arbitrary addresses, ranges
-// and counts reach BlockProfile, FlowInference, Layout, BoltFunctionView
-// and FdataWriter.
+// its blocks, judged for records that do not fit, inferred (IP samples
+// alone), laid out, and written as fdata in both dialects and in sample
+// mode, so that arbitrary addresses, ranges and counts reach BlockProfile,
+// FlowInference, Layout, BoltFunctionView and FdataWriter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   BlockProfile Blocks = countBlocks(*P, *Binary, *Decoder);
   (void)profiledFunctions(Blocks, Binary->index());
+  (void)misfitFunctions(Blocks, Binary->index());
   if (Blocks.Kind == CountKind::Samples)
     inferFlow(Blocks, *Binary, *Decoder);
   writeClusterProfile(computeLayout(Blocks, *Binary), ClusterConsumer::Clang22,

@@ -10,8 +10,10 @@
 # the crash reproducers of test/dumper/Inputs/fuzz-crashes)
 # and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
 # with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
-# descriptors written by BOLT 16 and 22); the hand-written seeds of the
-# text readers are copied from fuzz/seeds/<target>/.
+# descriptors written by BOLT 16 and 22) and OUT_DIR/fuzz-instrprof-raw
+# (raw profiles of test/instrprof, byte-swapped and malformed copies); the
+# hand-written seeds of the text readers are copied from
+# fuzz/seeds/<target>/.
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
 # build/llvm-22/bbmap-plugin.so if present).
 set -euo pipefail
@@ -129,6 +131,22 @@ for line in sys.stdin:
   }' >"$out/fuzz-profile/samples-only"
   cp "$root"/fuzz/seeds/fuzz-preagg/* "$out/fuzz-profile"/
 fi
+# fuzz-instrprof-raw: the raw profiles of test/instrprof (version 8 of
+# clang-14 and 10 of clang-19 and 22: IR with value data, MC/DC bitmap
+# bytes, temporal, single-byte, vtables, context-sensitive), their
+# big-endian twins, the malformed copies test/tools/profraw.py makes of
+# them, and a version 9 profile.
+raw=$out/fuzz-instrprof-raw
+mkdir -p "$raw"
+for p in "$root"/test/instrprof/Inputs/*.profraw; do
+  n=$(basename "$p" .profraw)
+  cp "$p" "$raw/$n"
+  python3 "$root/test/tools/profraw.py" swap "$p" "$raw/$n.be"
+  python3 "$root/test/tools/profraw.py" malformed "$p" "$work/malformed-$n"
+  for m in "$work/malformed-$n"/*; do cp "$m" "$raw/$n.$(basename "$m")"; done
+done
+python3 "$root/test/tools/profraw.py" v9 "$root/test/instrprof/Inputs/mcdc-22.profraw" \
+  "$raw/mcdc-v9"
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"

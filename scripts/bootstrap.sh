@@ -25,6 +25,9 @@ pkgs="cmake ninja-build python3 python3-jsonschema file binutils dpkg-dev time t
 for n in $MAJORS; do
   pkgs="$pkgs llvm-$n-dev llvm-$n-tools clang-$n lld-$n bolt-$n libclang-rt-$n-dev"
 done
+# Raw instrumentation profiles of version 8 come from clang-14 (with its
+# profile runtime) and are read by llvm-profdata-14 only (test/instrprof).
+pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev"
 # Format A of BOLT address translation comes from BOLT 16 only.
 pkgs="$pkgs bolt-16"
 # clang-format-19: the formatter the project's C++ style is checked with.

@@ -69,6 +69,20 @@ for major in (19, 22):
     if os.path.exists(os.path.join(bindir, 'llvm-readobj')):
         config.available_features.add('have-llvm-%d' % major)
     subs.append(('%%llvm%d' % major, bindir))
+# Instrumentation profiles (test/instrprof): clang-N with its profile
+# runtime and llvm-profdata-N, for N = 14 (raw version 8), 19 and 22
+# (version 10); features instrprof-N.
+for major in (14, 19, 22):
+    bindir = '/usr/lib/llvm-%d/bin' % major
+    if (os.path.exists(os.path.join(bindir, 'clang')) and
+            os.path.exists(os.path.join(bindir, 'llvm-profdata'))):
+        config.available_features.add('instrprof-%d' % major)
+subs.append(('%instrprof-variants',
+             '%s %s --bbmap-dump %s --inputs %s' %
+             (py, os.path.join(tools, 'instrprof-variants.py'),
+              config.bbmap_dump,
+              os.path.join(config.test_source_root, 'instrprof', 'Inputs'))))
+subs.append(('%profraw', '%s %s' % (py, os.path.join(tools, 'profraw.py'))))
 # BOLT tools (features bolt-16, bolt-19, bolt-22, bat-dump-16). perf2bolt up
 # to 19 must run under the exact name "perf2bolt" (Debian's perf2bolt-19 runs
 # as llvm-bolt), so %perf2bolt-N names the one in the LLVM bin directory.

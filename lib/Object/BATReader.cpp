@@ -156,11 +156,14 @@ Expected<BATNote> findBATNote(const ELFObjectFileBase &Obj) {
 
 std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj) {
   std::vector<FunctionSymbol> Syms;
+  std::string File;
   auto Add = [&](const ELFSymbolRef &S) {
     Expected<SymbolRef::Type> Type = S.getType();
     Expected<StringRef> Name = S.getName();
     Expected<uint64_t> Addr = S.getAddress();
     Expected<section_iterator> Sec = S.getSection();
+    if (Type && Name && *Type == SymbolRef::ST_File)
+      File = Name->str();
     if (!Type || !Name || !Addr || !Sec || *Type != SymbolRef::ST_Function ||
         *Sec == Obj.section_end()) {
       consumeError(Type.takeError());
@@ -169,8 +172,10 @@ std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj) {
       consumeError(Sec.takeError());
       return;
     }
+    bool Local = S.getBinding() == ELF::STB_LOCAL;
     Syms.push_back({*Addr, S.getSize(),
-                    (*Sec)->getAddress() + (*Sec)->getSize(), Name->str()});
+                    (*Sec)->getAddress() + (*Sec)->getSize(), Name->str(),
+                    Local ? File : std::string()});
   };
   for (const ELFSymbolRef &S : Obj.symbols())
     Add(S);

@@ -791,6 +791,7 @@ TranslatedProfile translateBATProfile(const BranchProfile &Profile,
   T.Result.Profile.Events = Profile.Events;
   T.Result.Profile.HasBranches = Profile.HasBranches;
   T.Result.Profile.Skipped = Profile.Skipped;
+  T.Result.Profile.Translated = true;
   for (const Trace &Tr : Profile.Traces)
     T.addTrace(Tr);
   for (const Sample &S : Profile.Samples)

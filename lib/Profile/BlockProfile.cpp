@@ -5,14 +5,18 @@
 // entry -> entry + 1) in constant time whatever their length; one prefix
 // sum at the end gives the counts. Branch sources are classified by
 // decoding the instruction there (once per address), unless the trace
-// carries its classification.
+// carries its classification. Apart from the charging, each record is
+// judged against the code it names (does it start and end where records
+// of this binary can?) and counted per function in BlockProfile::Fit.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/BlockProfile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -22,11 +26,15 @@ namespace {
 
 class BlockCounter {
 public:
-  BlockCounter(const MappedBinary &Binary, const InstructionDecoder &Decoder)
+  BlockCounter(const MappedBinary &Binary, const InstructionDecoder &Decoder,
+               bool JudgeFit)
       : Index(Binary.index()), Decoder(Decoder),
-        BlockDiff(Index.numBlocks() + 1), FallDiff(Index.numBlocks() + 1) {}
+        BlockDiff(Index.numBlocks() + 1), FallDiff(Index.numBlocks() + 1),
+        JudgeFit(JudgeFit) {}
 
   void addTrace(const Trace &T) {
+    if (JudgeFit)
+      judgeTrace(T);
     if (T.hasBranch())
       addBranch(T);
     if (T.hasFallthrough())
@@ -36,6 +44,33 @@ public:
   BlockProfile finish(bool Sampled);
 
 private:
+  /// The instructions of one block, decoded from its start; Complete is
+  /// false when decoding stopped before the block's end.
+  struct BlockCode {
+    std::vector<Instruction> Instrs;
+    bool Complete = true;
+  };
+  /// What an address is within the code of its block.
+  enum class Position { Instruction, Inside, Unknown };
+
+  void judgeTrace(const Trace &T);
+  bool sourceFits(const Trace &T, BranchSource Source, uint32_t Src);
+  bool targetFits(const Trace &T, std::optional<BranchSource> Source,
+                  uint32_t Src, uint32_t Dst);
+  bool runStartFits(uint32_t First, uint64_t Begin);
+  bool runEndFits(uint32_t Last, uint64_t End);
+  bool followsCall(uint64_t Address);
+  const BlockCode &codeOf(uint32_t Entry);
+  Position positionOf(uint32_t Entry, uint64_t Address);
+  const Instruction *instructionAt(uint32_t Entry, uint64_t Address);
+  /// Notes that the current record has an end in the function of block
+  /// \p Entry, and whether that end fits.
+  void noteEnd(uint32_t Entry, bool Fits) {
+    RecordEnds.push_back({Index.match(Entry).function().address(), Fits});
+  }
+  /// Counts the current record once for each function it touched.
+  void commitRecord();
+
   void addBranch(const Trace &T);
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count, bool AfterReturn);
   uint32_t blockBeforeGap(uint64_t Address) const;
@@ -68,7 +103,15 @@ private:
   DenseMap<uint32_t, bool> CallEnds;
   /// Whether any fall-through run charged blocks.
   bool ChargedRuns = false;
+  /// Whether records are judged against the code (BlockProfile::Fit).
+  bool JudgeFit;
   MappingStats Stats;
+  /// Decoded blocks, for judging records: those that branch sources, run
+  /// ends, samples or return addresses lie in.
+  DenseMap<uint32_t, BlockCode> Code;
+  /// The ends of the record being judged: (function address, fits).
+  SmallVector<std::pair<uint64_t, bool>, 4> RecordEnds;
+  std::map<uint64_t, FunctionFit> Fit;
 };
 
 InstrKind BlockCounter::kindAt(uint64_t Address) {
@@ -168,6 +211,160 @@ bool BlockCounter::endsWithCall(uint32_t Entry) {
   return It->second = Last && Last->isCall();
 }
 
+const BlockCounter::BlockCode &BlockCounter::codeOf(uint32_t Entry) {
+  auto [It, New] = Code.try_emplace(Entry);
+  if (!New)
+    return It->second;
+  BlockCode &C = It->second;
+  for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
+    std::optional<Instruction> I = Decoder.decode(A);
+    if (!I) {
+      C.Complete = false;
+      break;
+    }
+    C.Instrs.push_back(*I);
+    A = I->end();
+  }
+  return C;
+}
+
+/// Whether \p Address starts an instruction of block \p Entry; Unknown
+/// where the block's bytes did not decode that far.
+BlockCounter::Position BlockCounter::positionOf(uint32_t Entry,
+                                                uint64_t Address) {
+  const BlockCode &C = codeOf(Entry);
+  auto It = llvm::partition_point(
+      C.Instrs, [&](const Instruction &I) { return I.Address < Address; });
+  if (It != C.Instrs.end() && It->Address == Address)
+    return Position::Instruction;
+  if (!C.Complete && (C.Instrs.empty() || C.Instrs.back().end() <= Address))
+    return Position::Unknown;
+  return Position::Inside;
+}
+
+const Instruction *BlockCounter::instructionAt(uint32_t Entry,
+                                               uint64_t Address) {
+  const BlockCode &C = codeOf(Entry);
+  auto It = llvm::partition_point(
+      C.Instrs, [&](const Instruction &I) { return I.Address < Address; });
+  return It != C.Instrs.end() && It->Address == Address ? &*It : nullptr;
+}
+
+/// True when the instruction that ends at \p Address is a call: a return
+/// lands there.
+bool BlockCounter::followsCall(uint64_t Address) {
+  uint32_t Entry = Index.find(Address - 1, LookupSide::From);
+  if (Entry == AddressIndex::NotFound)
+    return false;
+  const BlockCode &C = codeOf(Entry);
+  auto It = llvm::partition_point(
+      C.Instrs, [&](const Instruction &I) { return I.end() < Address; });
+  return It != C.Instrs.end() && It->end() == Address && It->isCall();
+}
+
+/// A branch source fits when it is a branch instruction: a call, return or
+/// jump, or, for a fall-through line of fdata (from a block's last
+/// instruction to the next instruction), any instruction.
+bool BlockCounter::sourceFits(const Trace &T, BranchSource Source,
+                              uint32_t Src) {
+  Position P = positionOf(Src, T.From);
+  if (P != Position::Instruction)
+    return P == Position::Unknown;
+  // The record says what the branch is (a translated profile, an `R`).
+  if (T.Source != BranchSource::Decode || T.Kind == TraceKind::Return ||
+      Source != BranchSource::Jump)
+    return true;
+  const Instruction &I = *instructionAt(Src, T.From);
+  return I.endsBlock() || (!T.ToExternal && I.end() == T.To);
+}
+
+/// A call lands at a function's entry; a return after a call (or at a
+/// block, when the call ended the one before); a jump at a block of its
+/// function or at another function's entry (a tail call), or at the next
+/// instruction (a fall-through line); a branch from outside the maps at a
+/// block (a callback) or after a call (a return from library code).
+bool BlockCounter::targetFits(const Trace &T,
+                              std::optional<BranchSource> Source, uint32_t Src,
+                              uint32_t Dst) {
+  bool AtBlock = Index.blockStart(Dst) == T.To;
+  if (!Source)
+    return AtBlock || followsCall(T.To);
+  switch (*Source) {
+  case BranchSource::Call:
+    return isFunctionEntry(Dst, T.To);
+  case BranchSource::Return:
+    return AtBlock || followsCall(T.To);
+  default:
+    break;
+  }
+  if (isFunctionEntry(Dst, T.To) || (AtBlock && Index.sameFunction(Src, Dst)))
+    return true;
+  const Instruction *I = instructionAt(Src, T.From);
+  return I && I->end() == T.To;
+}
+
+/// A run starts at a block, or after a call (a return landed there).
+bool BlockCounter::runStartFits(uint32_t First, uint64_t Begin) {
+  return Index.blockStart(First) == Begin || followsCall(Begin);
+}
+
+/// A run ends at the instruction the next taken branch leaves from.
+bool BlockCounter::runEndFits(uint32_t Last, uint64_t End) {
+  Position P = positionOf(Last, End);
+  if (P != Position::Instruction)
+    return P == Position::Unknown;
+  const Instruction &I = *instructionAt(Last, End);
+  return I.endsBlock() || I.isCall();
+}
+
+void BlockCounter::judgeTrace(const Trace &T) {
+  RecordEnds.clear();
+  if (T.hasBranch()) {
+    uint32_t Src = T.FromExternal ? AddressIndex::NotFound
+                                  : Index.find(T.From, LookupSide::From);
+    uint32_t Dst = T.ToExternal ? AddressIndex::NotFound
+                                : Index.find(T.To, LookupSide::To);
+    std::optional<BranchSource> Source;
+    if (Src != AddressIndex::NotFound) {
+      Source = sourceOf(T);
+      noteEnd(Src, sourceFits(T, *Source, Src));
+    }
+    if (Dst != AddressIndex::NotFound)
+      noteEnd(Dst, targetFits(T, Source, Src, Dst));
+  }
+  if (T.hasFallthrough()) {
+    uint64_t Begin = T.To, End = T.FallthroughEnd;
+    uint32_t First = Index.find(Begin, LookupSide::To);
+    if (First == AddressIndex::NotFound)
+      First = Index.find(Begin, LookupSide::From);
+    if (First == AddressIndex::NotFound)
+      First = blockBeforeGap(Begin);
+    uint32_t Last = Index.find(End, LookupSide::From);
+    bool Whole = Begin <= End && First != AddressIndex::NotFound &&
+                 Last != AddressIndex::NotFound && Index.sameRange(First, Last);
+    if (First != AddressIndex::NotFound)
+      noteEnd(First, Whole && runStartFits(First, Begin));
+    if (Last != AddressIndex::NotFound)
+      noteEnd(Last, Whole && runEndFits(Last, End));
+  }
+  commitRecord();
+}
+
+void BlockCounter::commitRecord() {
+  llvm::sort(RecordEnds);
+  for (size_t I = 0; I < RecordEnds.size();) {
+    uint64_t Function = RecordEnds[I].first;
+    // Sorted: false before true, so the first end of a function tells.
+    bool Fits = RecordEnds[I].second;
+    FunctionFit &F = Fit[Function];
+    ++F.Records;
+    F.Misfits += !Fits;
+    while (I < RecordEnds.size() && RecordEnds[I].first == Function)
+      ++I;
+  }
+  RecordEnds.clear();
+}
+
 void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
                           bool AfterReturn) {
   if (Begin > End) {
@@ -212,6 +409,11 @@ void BlockCounter::addSample(const Sample &S) {
     ++Stats.SamplesOutside;
     return;
   }
+  // A sample fits at an instruction of its block.
+  if (JudgeFit) {
+    noteEnd(Entry, positionOf(Entry, S.Address) != Position::Inside);
+    commitRecord();
+  }
   SampleCounts.resize(Index.numBlocks());
   SampleCounts[Entry] += S.Count;
 }
@@ -238,6 +440,7 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
+  P.Fit = std::move(Fit);
   if (!Sampled && !ChargedRuns)
     countFromFlow(P, Index);
   return P;
@@ -276,6 +479,22 @@ std::vector<BlockEdge> functionEdges(const BlockProfile &P,
   return Edges;
 }
 
+std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
+                                            const AddressIndex &Index) {
+  std::vector<FunctionMisfit> Result;
+  for (const auto &[Address, Fit] : P.Fit) {
+    if (!Fit.Misfits)
+      continue;
+    std::optional<BlockMatch> M = Index.lookup(Address, LookupSide::To);
+    Result.push_back({M ? M->name() : StringRef(), Address, Fit});
+  }
+  llvm::stable_sort(Result,
+                    [](const FunctionMisfit &A, const FunctionMisfit &B) {
+                      return A.Fit.Misfits > B.Fit.Misfits;
+                    });
+  return Result;
+}
+
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
                                               const AddressIndex &Index) {
   std::map<std::pair<const DecodedSection *, uint32_t>, FunctionBlocks> ByKey;
@@ -305,7 +524,7 @@ std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
 BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,
                          const InstructionDecoder &Decoder) {
-  BlockCounter Counter(Binary, Decoder);
+  BlockCounter Counter(Binary, Decoder, /*JudgeFit=*/!Profile.Translated);
   bool Sampled = Profile.Traces.empty() && !Profile.Samples.empty();
   if (Sampled)
     for (const Sample &S : Profile.Samples)

@@ -4,7 +4,8 @@
 // the entry block as node 0 so that it stays first; the hot cluster is the
 // blocks in that order that ran. Function order: the cache-directed sort
 // over the profiled functions, with the call counts and call-site offsets
-// of the profile.
+// of the profile. Functions whose records mostly do not fit their blocks
+// take no part in either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,37 +13,26 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/BinaryFormat/ELF.h"
-#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Transforms/Utils/CodeLayout.h"
 #include <map>
 
 using namespace llvm;
-using namespace llvm::object;
 
 namespace bbmap {
 
 namespace {
 
-/// The STT_FILE name that precedes each local function symbol, by address.
-std::map<uint64_t, std::string> localModules(const ELFObjectFileBase &Obj) {
-  std::map<uint64_t, std::string> Modules;
-  std::string File;
-  for (const ELFSymbolRef &S : Obj.symbols()) {
-    Expected<StringRef> Name = S.getName();
-    Expected<uint64_t> Address = S.getAddress();
-    if (!Name || !Address) {
-      consumeError(Name.takeError());
-      consumeError(Address.takeError());
-      continue;
-    }
-    if (S.getELFType() == ELF::STT_FILE)
-      File = Name->str();
-    else if (S.getELFType() == ELF::STT_FUNC &&
-             S.getBinding() == ELF::STB_LOCAL)
-      Modules.emplace(*Address, File);
-  }
-  return Modules;
+/// The source file of \p F when it is a local function (its symbol's
+/// STT_FILE), else an empty string.
+std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary) {
+  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
+  auto It = llvm::partition_point(
+      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
+  for (; It != Symbols.end() && It->Address == F.Address; ++It)
+    if (It->Name == F.Name)
+      return It->File;
+  return std::string();
 }
 
 /// The node of entry \p E among \p Nodes, which lists the function's
@@ -149,15 +139,16 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary) {
   const AddressIndex &Index = Binary.index();
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
-  std::map<uint64_t, std::string> Modules = localModules(Binary.object());
+  llvm::erase_if(Functions, [&](const FunctionBlocks &F) {
+    auto Fit = P.Fit.find(F.Address);
+    return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
+  });
   std::vector<FunctionLayout> Layout;
   for (uint64_t I : functionOrder(Functions, P, Index)) {
     const FunctionBlocks &F = Functions[I];
     FunctionLayout L;
     L.Name = F.Name.str();
-    auto Module = Modules.find(F.Address);
-    if (Module != Modules.end())
-      L.Module = Module->second;
+    L.Module = moduleOf(F, Binary);
     L.HotBlocks = hotBlocks(F, P, Index);
     L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
     L.Flow = flowOf(F, P, Index);
@@ -219,10 +210,14 @@ void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
 }
 
 void writeSymbolOrder(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+  // lld places every symbol of a name at that name's first line (local
+  // functions of one name too) and warns about a name listed twice.
+  StringSet<> Written;
   for (const FunctionLayout &F : Layout)
-    OS << F.Name << "\n";
+    if (Written.insert(F.Name).second)
+      OS << F.Name << "\n";
   for (const FunctionLayout &F : Layout)
-    if (F.HasColdBlocks)
+    if (F.HasColdBlocks && Written.insert(F.Name + ".cold").second)
       OS << F.Name << ".cold\n";
 }
 

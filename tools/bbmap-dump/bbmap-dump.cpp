@@ -5,7 +5,9 @@
 // style (LLVM text or JSON as llvm-readobj prints them, or the table);
 // --verify checks the decoded maps with MapVerifier; --lookup resolves
 // addresses through an AddressIndex; --bat and --translate run BAT mode
-// (BATCommand). --function and --demangle filter and rename the records.
+// (BATCommand); --instr-profile decodes instrumentation profiles
+// (InstrProfCommand). --function and --demangle filter and rename the
+// records.
 // Diagnostics name the file, the section and the offending offset; any
 // error makes the exit status non-zero, but work continues with the next
 // section and file.
@@ -13,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BATCommand.h"
+#include "InstrProfCommand.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
 #include "LookupPrinter.h"
@@ -118,6 +121,55 @@ cl::opt<bool> BATStats("bat-stats",
                        cl::desc("Print BAT decode and translation times to "
                                 "stderr"),
                        cl::cat(DumpCategory));
+
+// Instrumentation-profile mode (docs/instrprof.md).
+cl::opt<bool> InstrProfileMode(
+    "instr-profile",
+    cl::desc("Decode each input as an LLVM instrumentation profile (raw "
+             ".profraw or indexed .profdata, by its magic) and print it like "
+             "`llvm-profdata show --all-functions` of the LLVM major that "
+             "reads it"),
+    cl::cat(DumpCategory));
+
+cl::opt<unsigned> InstrStyle(
+    "instr-style",
+    cl::desc("With --instr-profile: print the text of llvm-profdata 14, 19 "
+             "or 22 whatever the file's version"),
+    cl::value_desc("major"), cl::cat(DumpCategory));
+
+cl::opt<bool> InstrCounts("counts",
+                          cl::desc("With --instr-profile: print the block "
+                                   "counts (llvm-profdata show --counts)"),
+                          cl::cat(DumpCategory));
+
+cl::opt<bool> ICTargets("ic-targets",
+                        cl::desc("With --instr-profile: print the indirect "
+                                 "call targets of each function"),
+                        cl::cat(DumpCategory));
+
+cl::opt<bool> ShowVTables("show-vtables",
+                          cl::desc("With --instr-profile: print the vtable "
+                                   "targets of each function (the text of "
+                                   "llvm-profdata 19 and 22)"),
+                          cl::cat(DumpCategory));
+
+cl::opt<bool> MemOPSizes("memop-sizes",
+                         cl::desc("With --instr-profile: print the memory "
+                                  "intrinsic call sizes of each function"),
+                         cl::cat(DumpCategory));
+
+cl::opt<bool> ShowCS("showcs",
+                     cl::desc("With --instr-profile: print the "
+                              "context-sensitive records of IR-level "
+                              "profiles instead of the others"),
+                     cl::cat(DumpCategory));
+
+cl::opt<std::string> InstrBinary(
+    "binary",
+    cl::desc("With --instr-profile: instead of the profile, print how it "
+             "fits this ELF file (binary IDs against its build ID, records "
+             "against its functions); exit status 1 if it does not"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
 
 cl::opt<bool> Verify(
     "verify",
@@ -371,6 +423,9 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Dump = BAT;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
+  if (!InstrBinary.empty())
+    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
+                                Opts.PrettyJSON, Diag);
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
@@ -383,6 +438,43 @@ int runBATMode(Diagnostics &Diag) {
     Diag.error(File, Msg);
   });
   return OK ? 0 : 1;
+}
+
+int runInstrProfileMode(Diagnostics &Diag) {
+  InstrProfPrintOptions Opts;
+  if (InstrStyle.getNumOccurrences()) {
+    switch (InstrStyle) {
+    case 14:
+      Opts.Style = InstrProfTextStyle::LLVM14;
+      break;
+    case 19:
+      Opts.Style = InstrProfTextStyle::LLVM19;
+      break;
+    case 22:
+      Opts.Style = InstrProfTextStyle::LLVM22;
+      break;
+    default:
+      WithColor::error(errs(), ToolName)
+          << "--instr-style=" << InstrStyle << ": expected 14, 19 or 22\n";
+      return 1;
+    }
+  }
+  if (Style == OutputStyle::Table) {
+    WithColor::error(errs(), ToolName)
+        << "--instr-profile prints the llvm or json style, not table\n";
+    return 1;
+  }
+  Opts.JSON = Style == OutputStyle::JSON;
+  Opts.PrettyJSON = PrettyPrint;
+  if (!InstrBinary.empty())
+    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
+                                Opts.PrettyJSON, Diag);
+  Opts.Counts = InstrCounts;
+  Opts.ICTargets = ICTargets;
+  Opts.VTables = ShowVTables;
+  Opts.MemOPSizes = MemOPSizes;
+  Opts.ShowCS = ShowCS;
+  return runInstrProfile(InputFiles, Opts, Diag);
 }
 
 /// --verify, alone or after the --bb-addr-map dump of each file. The exit
@@ -429,6 +521,8 @@ int main(int argc, char **argv) {
       "  section, and the exit status is 1 if anything failed to decode\n"
       "  (or, with --verify, if a check found an error).\n");
   DumpContext Ctx;
+  if (InstrProfileMode)
+    return runInstrProfileMode(Ctx.Diag);
   if (BAT || !Translate.empty() || !TranslateFile.empty())
     return runBATMode(Ctx.Diag);
   if (!Lookups.empty() || !LookupFile.empty()) {

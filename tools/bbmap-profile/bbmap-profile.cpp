@@ -27,6 +27,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace bbmap;
@@ -141,38 +142,85 @@ void warn(StringRef File, const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
 }
 
-/// Says what of the profile does not fit the binary: function names it
-/// lacks (a profile of another build), a collection on a BOLTed binary read
-/// without its BAT table, or nothing charged at all.
+/// "N records" / "N record".
+std::string records(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " record" : " records");
+}
+
+/// Says what of the profile does not fit the binary: per function, records
+/// that do not fit its blocks (a stale profile, or another binary's) and
+/// function names it lacks (a profile of another build), at most MaxShown
+/// of them and a count of the rest; a collection on a BOLTed binary read
+/// without its BAT table; and, unless \p Layout (where it is an error),
+/// that nothing fell in the mapped code. With \p Layout, says which
+/// functions the layout leaves out.
 void warnMisfits(const ProfileSource &Source, const SourceFacts &Facts,
                  const MappedBinary &Binary, const BranchProfile &Profile,
-                 const BlockProfile *Blocks) {
-  constexpr size_t MaxNames = 20;
+                 const BlockProfile *Blocks, bool Layout) {
+  constexpr size_t MaxShown = 20;
+  size_t Shown = 0, Hidden = 0, HiddenLeftOut = 0;
+  std::vector<FunctionMisfit> Misfits;
+  if (Blocks)
+    Misfits = misfitFunctions(*Blocks, Binary.index());
+  if (Layout)
+    std::stable_partition(
+        Misfits.begin(), Misfits.end(),
+        [](const FunctionMisfit &M) { return leftOutOfLayout(M.Fit); });
+  for (const FunctionMisfit &M : Misfits) {
+    bool LeftOut = Layout && leftOutOfLayout(M.Fit);
+    if (Shown == MaxShown) {
+      ++Hidden;
+      HiddenLeftOut += LeftOut;
+      continue;
+    }
+    ++Shown;
+    warn(Source.Path,
+         "function '" + M.Name + "': " + std::to_string(M.Fit.Misfits) +
+             " of " + records(M.Fit.Records) +
+             (M.Fit.Misfits == 1 ? " does" : " do") +
+             " not start or end at a block of the map (a stale profile, or "
+             "another binary's?)" +
+             (LeftOut ? "; left out of the layout" : ""));
+  }
   // perf2bolt names code without a function symbol itself (PLT entries,
   // its pseudo functions): no map covers it, nothing is amiss.
-  std::vector<StringRef> Missing;
-  for (const std::string &Name : Facts.UnresolvedNames)
-    if (!StringRef(Name).ends_with("@PLT") &&
-        !StringRef(Name).starts_with("__BOLT_"))
-      Missing.push_back(Name);
-  for (StringRef Name : ArrayRef(Missing).take_front(MaxNames))
+  for (const std::string &Name : Facts.UnresolvedNames) {
+    if (StringRef(Name).ends_with("@PLT") ||
+        StringRef(Name).starts_with("__BOLT_"))
+      continue;
+    if (Shown == MaxShown) {
+      ++Hidden;
+      continue;
+    }
+    ++Shown;
     warn(Source.Path, "function '" + Name + "' is not in '" + Binary.path() +
                           "' (a profile of another build?)");
-  if (Missing.size() > MaxNames)
-    warn(Source.Path, Twine(Missing.size() - MaxNames) +
-                          " more functions are not in '" + Binary.path() + "'");
+  }
+  if (Hidden)
+    warn(Source.Path,
+         Twine(Hidden) + " more " +
+             (Hidden == 1 ? "function does" : "functions do") + " not fit '" +
+             Binary.path() + "'" +
+             (HiddenLeftOut ? "; " + std::to_string(HiddenLeftOut) +
+                                  " of them left out of the layout"
+                            : std::string()));
   if (Facts.BoltedCollection && !Binary.bat())
     warn(Source.Path, "collected on a BOLTed binary (boltedcollection), but '" +
                           Binary.path() + "' has no BAT table");
+  // Records that fall in the code but do not fit it are named above.
   bool Empty = Profile.Traces.empty() && Profile.Samples.empty();
-  if (Blocks && !Empty &&
+  if (Blocks && !Layout && !Empty && Misfits.empty() &&
       llvm::all_of(Blocks->Counts, [](uint64_t C) { return C == 0; }))
     warn(Source.Path, "nothing in the profile falls in the mapped code of '" +
                           Binary.path() + "': is it a profile of this binary?");
 }
 
-[[noreturn]] void fail(StringRef File, const Twine &Msg) {
+void printError(StringRef File, const Twine &Msg) {
   WithColor::error(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
+}
+
+[[noreturn]] void fail(StringRef File, const Twine &Msg) {
+  printError(File, Msg);
   exit(1);
 }
 
@@ -294,7 +342,7 @@ int main(int argc, char **argv) {
   if (EC)
     fail(OutputPath, EC.message());
   if (WritesFdata) {
-    warnMisfits(Source, Facts, *Binary, Profile, nullptr);
+    warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
@@ -321,19 +369,40 @@ int main(int argc, char **argv) {
   const MappedBinary &Charged = Input ? *Input->Binary : *Binary;
   BlockProfile Blocks =
       countBlocks(Profile, Charged, Input ? *Input->Decoder : *Decoder);
-  warnMisfits(Source, Facts, Charged, Profile, &Blocks);
-  bool Layout =
-      Format == OutputFormat::Clusters || Format == OutputFormat::SymbolOrder;
-  if (Blocks.Kind == CountKind::Samples && (InferCounts || Layout))
+  bool WritesLayout = CFG.empty() && (Format == OutputFormat::Clusters ||
+                                      Format == OutputFormat::SymbolOrder);
+  if (Blocks.Kind == CountKind::Samples && (InferCounts || WritesLayout))
     Origin.Inference =
         inferFlow(Blocks, Charged, Input ? *Input->Decoder : *Decoder);
+  warnMisfits(Source, Facts, Charged, Profile, &Blocks, WritesLayout);
+  std::vector<FunctionLayout> Layout;
+  if (WritesLayout) {
+    Layout = computeLayout(Blocks, Charged);
+    // Nothing to lay out is an error, and no file is written (returning
+    // lets Out remove it).
+    if (Layout.empty()) {
+      bool Misfit = llvm::any_of(
+          Blocks.Fit, [](const auto &F) { return F.second.Misfits != 0; });
+      if (Misfit)
+        printError(Source.Path, "no function of '" + Charged.path() +
+                                    "' fits the profile: no layout written "
+                                    "(a stale profile, or another binary's?)");
+      else
+        printError(Source.Path,
+                   "nothing in the profile falls in the mapped code of '" +
+                       Charged.path() +
+                       "': no layout written (is it a profile of this "
+                       "binary?)");
+      return 1;
+    }
+  }
   if (!CFG.empty()) {
     if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
       fail(Charged.path(), toString(std::move(E)));
   } else if (Format == OutputFormat::Clusters) {
-    writeClusterProfile(computeLayout(Blocks, Charged), LayoutFor, Out.os());
+    writeClusterProfile(Layout, LayoutFor, Out.os());
   } else if (Format == OutputFormat::SymbolOrder) {
-    writeSymbolOrder(computeLayout(Blocks, Charged), Out.os());
+    writeSymbolOrder(Layout, Out.os());
   } else if (Format == OutputFormat::JSON) {
     printProfileJSON(Out.os(), Charged, Blocks, Origin, PrettyPrint);
   } else {

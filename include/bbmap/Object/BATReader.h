@@ -51,6 +51,10 @@ struct FunctionSymbol {
   /// up to the next function symbol, but never past its section.
   uint64_t SectionEnd = 0;
   std::string Name;
+  /// For a local function: the STT_FILE name before it in the symbol table
+  /// (its source file), which tells apart local functions of one name.
+  /// Empty for a global one.
+  std::string File;
 };
 
 /// The defined function symbols of \p Obj (.symtab, else .dynsym), sorted by

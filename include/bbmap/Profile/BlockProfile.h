@@ -72,6 +72,22 @@ enum class CountKind {
   Inferred,
 };
 
+/// How the records of a profile fit the blocks of one mapped function. A
+/// record (one aggregated trace or sample) counts once for each function
+/// that one of its ends lies in, and is a misfit there when such an end is
+/// not where the function's code lets a record start or end: a jump or a
+/// call that does not land at a block or function entry, a branch source
+/// or run end that is no branch instruction, a run that starts inside a
+/// block other than after a call or that leaves its function part, a sample
+/// that is not at an instruction. A profile of the binary has (almost)
+/// none; a stale profile, or another binary's, has them where the code
+/// differs (docs/profile.md, "Records that do not fit"). The records of a
+/// translated profile (BranchProfile::Translated) are not judged.
+struct FunctionFit {
+  uint64_t Records = 0;
+  uint64_t Misfits = 0;
+};
+
 struct BlockProfile {
   CountKind Kind = CountKind::Executions;
   /// Indexed by AddressIndex entry.
@@ -82,6 +98,8 @@ struct BlockProfile {
   /// Returns executed from each block (AddressIndex entry -> count).
   std::map<uint32_t, uint64_t> Returns;
   MappingStats Stats;
+  /// Per mapped function that a record touches, by the function's address.
+  std::map<uint64_t, FunctionFit> Fit;
 };
 
 /// The blocks of one mapped function.
@@ -106,6 +124,18 @@ std::vector<BlockEdge> functionEdges(const BlockProfile &P,
 /// Every mapped function with a non-zero count, hottest (by Total) first.
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
                                               const AddressIndex &Index);
+
+/// A function some of whose records do not fit its blocks.
+struct FunctionMisfit {
+  llvm::StringRef Name;
+  uint64_t Address = 0;
+  FunctionFit Fit;
+};
+
+/// Every function of \p P.Fit with a misfit record, the most misfits first
+/// (then by address).
+std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
+                                            const AddressIndex &Index);
 
 /// Block counts of a profile of branches alone (fdata, `B` records), which
 /// charges no fall-through run: each block ran as often as the larger of

@@ -106,6 +106,11 @@ struct BranchProfile {
   /// True when the input had branch information (LBR-style), false for
   /// IP samples only.
   bool HasBranches = false;
+  /// True when the records were made by translating a BOLTed binary's
+  /// profile (BATProfileTranslator.h) rather than read: they are placed on
+  /// the input binary's code by the translation, so their ends are not
+  /// judged against it (BlockProfile.h, FunctionFit).
+  bool Translated = false;
   SkippedRecords Skipped;
 };
 

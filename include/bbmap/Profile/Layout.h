@@ -45,7 +45,15 @@ struct FunctionLayout {
   std::vector<std::pair<uint32_t, uint64_t>> Hashes;
 };
 
-/// Hot functions (a non-zero count), in function order.
+/// True when half or more of a function's records do not fit its blocks
+/// (a stale profile of it, or another binary's): its counts say little
+/// about its code, and the layout leaves it out.
+inline bool leftOutOfLayout(const FunctionFit &F) {
+  return F.Misfits && F.Misfits * 2 >= F.Records;
+}
+
+/// Hot functions (a non-zero count), in function order, except those left
+/// out (leftOutOfLayout).
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary);
 
@@ -63,7 +71,8 @@ void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, llvm::raw_ostream &OS);
 
 /// The hot functions in order, then the `.cold` part of each that has one
-/// (the blocks in no cluster, which clang puts in a section of their own).
+/// (the blocks in no cluster, which clang puts in a section of their own);
+/// a name that several local functions share is listed once.
 void writeSymbolOrder(llvm::ArrayRef<FunctionLayout> Layout,
                       llvm::raw_ostream &OS);
 

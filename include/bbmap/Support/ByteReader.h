@@ -16,6 +16,7 @@
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <string>
 
@@ -57,6 +58,11 @@ public:
   }
 
   uint64_t tell() const { return Pos; }
+  /// Moves to \p Offset, which must be within the buffer (or at its end).
+  void seek(uint64_t Offset) {
+    assert(Offset <= Bytes.size() && "seek past the end");
+    Pos = Offset;
+  }
   uint64_t size() const { return Bytes.size(); }
   uint64_t bytesLeft() const { return Bytes.size() - Pos; }
   bool atEnd() const { return Pos >= Bytes.size(); }

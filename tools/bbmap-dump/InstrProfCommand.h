@@ -1,0 +1,34 @@
+//===- InstrProfCommand.h - the --instr-profile mode of bbmap-dump -*- C++ -*-//
+//
+// Reads each input as an instrumentation profile (raw or indexed, by its
+// magic) and prints it in the chosen style, or (--binary) how it fits a
+// binary. bbmap-dump.cpp only maps its options onto these calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_DUMPER_INSTRPROFCOMMAND_H
+#define BBMAP_DUMPER_INSTRPROFCOMMAND_H
+
+#include "InstrProfPrinter.h"
+#include "bbmap/Support/Diagnostics.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace bbmap {
+
+/// Decodes and prints every file; a file that cannot be read or decoded is
+/// reported through \p Diag ("offset 0xN: what is wrong") and skipped.
+/// Returns the exit status: 1 if any file failed.
+int runInstrProfile(llvm::ArrayRef<std::string> Files,
+                    const InstrProfPrintOptions &Opts, Diagnostics &Diag);
+
+/// Decodes every file and prints, instead of the profile, how each of its
+/// profiles fits \p BinaryPath (InstrProfMatchPrinter). Returns the exit
+/// status: 1 if a file failed or a profile does not fit.
+int runInstrProfileMatch(llvm::ArrayRef<std::string> Files,
+                         llvm::StringRef BinaryPath, bool JSON, bool Pretty,
+                         Diagnostics &Diag);
+
+} // namespace bbmap
+
+#endif // BBMAP_DUMPER_INSTRPROFCOMMAND_H
