@@ -255,8 +255,7 @@ for r in $(seq 0 "$RUNS"); do
 done
 # median_of K FILE: the median of column K minus column K-1 of FILE's lines.
 median_of() {
-  awk -v k="$1" '{ print $k - $(k - 1) }' "$2" | sort -g |
-    awk '{ v[NR] = $1 } END { printf "%.3f", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
+  awk -v k="$1" '{ print $k - $(k - 1) }' "$2" | median | awk '{ printf "%.3f", $1 }'
 }
 for b in "${builds[@]}"; do
   WALL[$b]=$(median_of 2 "$b.wall") CPU[$b]=$(median_of 4 "$b.wall")
