@@ -216,7 +216,7 @@ done
 builds=(plain bbmap-perf bolt-perf pgo pgo-bbmap-perf bbmap-trace bolt-trace pgo-bbmap-trace)
 
 # Deterministic metrics: cachegrind and sizes.
-declare -A IR I1 LLI TEXT EXEC WALL CPU
+declare -A IR I1 LLI TEXT EXEC WALL CPU SPREAD
 for b in "${builds[@]}"; do
   step "cachegrind $b"
   valgrind "${CG_OPTS[@]}" --cachegrind-out-file="cg/$b.cg" "./$b" "${WL[@]}" \
@@ -259,6 +259,8 @@ median_of() {
 }
 for b in "${builds[@]}"; do
   WALL[$b]=$(median_of 2 "$b.wall") CPU[$b]=$(median_of 4 "$b.wall")
+  SPREAD[$b]=$(awk '{ print $4 - $3 }' "$b.wall" | sort -g |
+    awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
 done
 
 # The report.
@@ -294,12 +296,12 @@ row() { # row BUILD BASE: one row of ratios of BUILD to BASE
   done
   echo "### Absolute values"
   echo
-  echo "| build | profile | wall s | CPU s | instructions | I1 misses | LLi misses | .text bytes | exec bytes |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| build | profile | wall s | CPU s | CPU s min-max | instructions | I1 misses | LLi misses | .text bytes | exec bytes |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for b in "${builds[@]}"; do
     p=${b##*-}; case $b in plain|pgo) p=- ;; esac
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(name "$b")" "$p" "${WALL[$b]}" \
-      "${CPU[$b]}" "${IR[$b]}" "${I1[$b]}" "${LLI[$b]}" "${TEXT[$b]}" "${EXEC[$b]}"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(name "$b")" "$p" "${WALL[$b]}" \
+      "${CPU[$b]}" "${SPREAD[$b]}" "${IR[$b]}" "${I1[$b]}" "${LLI[$b]}" "${TEXT[$b]}" "${EXEC[$b]}"
   done
   echo
   echo "Wall and CPU: medians of $RUNS interleaved runs. Executable sections of the BOLTed binaries"
