@@ -190,8 +190,10 @@ uint32_t entryNode(const FunctionBlocks &F, const AddressIndex &Index) {
 
 /// Profi's flow function for \p Nodes: block i + 1 is node i, block 0 the
 /// source, the last block the sink.
+/// With \p UnsampledUnknown, blocks without samples have an unknown weight
+/// (free to raise) rather than a known zero.
 FlowFunction flowFunction(ArrayRef<CFGNode> Nodes, uint32_t Entry,
-                          ArrayRef<uint64_t> Samples) {
+                          ArrayRef<uint64_t> Samples, bool UnsampledUnknown) {
   // Profi's capacities end at 2^50: absurd sample counts are scaled down
   // (a function's shape is all that matters) to keep weights below 2^42.
   unsigned Shift = 0;
@@ -218,7 +220,8 @@ FlowFunction flowFunction(ArrayRef<CFGNode> Nodes, uint32_t Entry,
     if (Nodes[Node].Exits)
       AddJump(Node + 1, Sink);
     // An empty block has no instruction to sample: its weight is unknown.
-    if (uint32_t Instrs = Nodes[Node].Instructions) {
+    uint32_t Instrs = Nodes[Node].Instructions;
+    if (Instrs && (Samples[Node] || !UnsampledUnknown)) {
       FlowBlock &B = Func.Blocks[Node + 1];
       B.HasUnknownWeight = false;
       uint64_t S = Samples[Node] >> Shift;
@@ -294,7 +297,8 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
     std::vector<uint64_t> Samples;
     for (uint32_t E : F.Entries)
       Samples.push_back(P.Counts[E]);
-    FlowFunction Func = flowFunction(Nodes, entryNode(F, Index), Samples);
+    uint32_t Entry = entryNode(F, Index);
+    FlowFunction Func = flowFunction(Nodes, Entry, Samples, false);
     ++(FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
     if (Func.Blocks.back().PredJumps.empty()) {
       ++Stats.WithoutExit;
@@ -302,6 +306,18 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
       continue;
     }
     applyFlowInference(Params, Func);
+    // A function sampled so sparsely that its samples lie on no path of
+    // sampled blocks loses all flow (dropping its weights is cheaper than
+    // raising the cold blocks between them): it ran, so infer it again with
+    // its unsampled blocks unknown, cheaper to raise than the entry to
+    // lower, but not free (free blocks would take any circulation).
+    if (Func.Blocks.front().Flow == 0) {
+      ++Stats.SparselySampled;
+      Func = flowFunction(Nodes, Entry, Samples, true);
+      ProfiParams Sparse = Params;
+      Sparse.CostBlockUnknownInc = 5;
+      applyFlowInference(Sparse, Func);
+    }
     assignFlow(Func, Nodes, P);
   }
   P.Kind = CountKind::Inferred;

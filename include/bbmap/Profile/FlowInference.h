@@ -31,6 +31,10 @@ struct InferenceStats {
   uint64_t CFGFromMap = 0;
   /// Functions whose CFG came from decoding the end of each block.
   uint64_t CFGFromCode = 0;
+  /// Functions whose samples lie on no path of sampled blocks, which lose
+  /// all flow when unsampled blocks count as cold: inferred again with
+  /// those blocks unknown.
+  uint64_t SparselySampled = 0;
   /// Functions with no way out (no return, tail call or indirect jump):
   /// no flow to infer, their blocks keep their weights and get no edges.
   uint64_t WithoutExit = 0;
