@@ -131,12 +131,13 @@ void printInferenceJSON(json::OStream &J, const InferenceStats &S) {
 }
 
 void printInferenceSummary(raw_ostream &OS, const InferenceStats &S) {
-  OS << formatv("inferred from IP samples: the CFG of {0} functions from the "
-                "map's PGO analysis, of {1} from the code; {2} sampled too "
-                "sparsely for a path of sampled blocks (their unsampled "
-                "blocks inferred freely); {3} without an exit kept their "
-                "sample weights\n",
-                S.CFGFromMap, S.CFGFromCode, S.SparselySampled, S.WithoutExit);
+  OS << formatv(
+      "inferred from IP samples: the CFG of {0} functions from the "
+      "map's PGO analysis, of {1} from the code; {2} sampled too "
+      "sparsely for a path of sampled blocks (inferred again with "
+      "their unsampled blocks unknown); {3} without an exit kept their "
+      "sample weights\n",
+      S.CFGFromMap, S.CFGFromCode, S.SparselySampled, S.WithoutExit);
 }
 
 uint64_t totalCount(const BlockProfile &P) {
