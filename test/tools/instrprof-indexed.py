@@ -80,13 +80,13 @@ def build_memprof(args):
     variants.run([os.path.join(bindir, 'clang'), '-O1', '-g',
                   '-fmemory-profile', '-fno-omit-frame-pointer', src,
                   '-o', out + '.exe'])
-    env = dict(os.environ, MEMPROF_OPTIONS='log_path=' + out + '.memprofraw')
+    env = variants.program_env(MEMPROF_OPTIONS='log_path=' + out + '.memprofraw')
     subprocess.run([out + '.exe'], env=env, check=False)
     raw = [f for f in os.listdir(args.out)
            if f.startswith('memprof.memprofraw')]
     variants.run([os.path.join(bindir, 'clang'), '-O1', '-fprofile-generate',
                   src, '-o', out + '.ir.exe'])
-    env = dict(os.environ, LLVM_PROFILE_FILE=out + '.profraw')
+    env = variants.program_env(LLVM_PROFILE_FILE=out + '.profraw')
     subprocess.run([out + '.ir.exe'], env=env, check=False)
     return os.path.join(args.out, raw[0]), out + '.profraw', out + '.exe'
 

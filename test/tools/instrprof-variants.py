@@ -60,6 +60,16 @@ def variants(major):
     return v
 
 
+def program_env(**extra):
+    """The environment for an instrumented test program: without the
+    sanitizer runtime the sanitizer suite preloads into every process (the
+    programs have profile runtimes of their own, and the memory profiler's
+    hangs beside ASan's), plus EXTRA."""
+    env = {k: v for k, v in os.environ.items() if k != 'LD_PRELOAD'}
+    env.update(extra)
+    return env
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, **kw).stdout
@@ -85,7 +95,7 @@ def build_and_run(args, name, flags, source):
         flags = ['-fprofile-use=' + out + '.first.profdata',
                  '-fcs-profile-generate']
     run([clang, '-O2', '-w'] + flags + inputs + ['-o', out + '.exe'])
-    env = dict(os.environ, LLVM_PROFILE_FILE=out + '.profraw')
+    env = program_env(LLVM_PROFILE_FILE=out + '.profraw')
     subprocess.run([out + '.exe'], env=env, stdout=subprocess.DEVNULL,
                    check=False)
     run([sys.executable, os.path.join(TOOLS, 'profraw.py'), 'swap',
