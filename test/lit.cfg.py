@@ -84,17 +84,13 @@ for major in (14, 19, 22):
     if (os.path.exists(os.path.join(bindir, 'clang')) and
             os.path.exists(os.path.join(bindir, 'llvm-profdata'))):
         config.available_features.add('instrprof-%d' % major)
-subs.append(('%instrprof-variants',
-             '%s %s --bbmap-dump %s --inputs %s' %
-             (py, os.path.join(tools, 'instrprof-variants.py'),
-              config.bbmap_dump,
-              os.path.join(config.test_source_root, 'instrprof', 'Inputs'))))
+for tool in ('instrprof-variants', 'instrprof-indexed'):
+    subs.append(('%' + tool,
+                 '%s %s --bbmap-dump %s --inputs %s' %
+                 (py, os.path.join(tools, tool + '.py'), config.bbmap_dump,
+                  os.path.join(config.test_source_root, 'instrprof',
+                               'Inputs'))))
 subs.append(('%profraw', '%s %s' % (py, os.path.join(tools, 'profraw.py'))))
-subs.append(('%instrprof-indexed',
-             '%s %s --bbmap-dump %s --inputs %s' %
-             (py, os.path.join(tools, 'instrprof-indexed.py'),
-              config.bbmap_dump,
-              os.path.join(config.test_source_root, 'instrprof', 'Inputs'))))
 subs.append(('%profdata', '%s %s' % (py, os.path.join(tools, 'profdata.py'))))
 # BOLT tools (features bolt-16, bolt-19, bolt-22, bat-dump-16). perf2bolt up
 # to 19 must run under the exact name "perf2bolt" (Debian's perf2bolt-19 runs
