@@ -468,6 +468,13 @@ void countFromFlow(BlockProfile &P, const AddressIndex &Index) {
     P.Counts[E] = std::max(In[E], Out[E]);
 }
 
+uint32_t entryPosition(const FunctionBlocks &F, const AddressIndex &Index) {
+  for (uint32_t I = 0; I < F.Entries.size(); ++I)
+    if (Index.blockStart(F.Entries[I]) == F.Address)
+      return I;
+  return 0;
+}
+
 std::vector<BlockEdge> functionEdges(const BlockProfile &P,
                                      const AddressIndex &Index,
                                      const FunctionBlocks &F) {

@@ -180,14 +180,6 @@ std::vector<CFGNode> CFGBuilder::build(bool &FromMap) {
   return Nodes;
 }
 
-/// The node profi's source feeds first: the block at the function's entry.
-uint32_t entryNode(const FunctionBlocks &F, const AddressIndex &Index) {
-  for (uint32_t Node = 0; Node < F.Entries.size(); ++Node)
-    if (Index.blockStart(F.Entries[Node]) == F.Address)
-      return Node;
-  return 0;
-}
-
 /// Profi's flow function for \p Nodes: block i + 1 is node i, block 0 the
 /// source, the last block the sink.
 /// With \p UnsampledUnknown, blocks without samples have an unknown weight
@@ -297,7 +289,7 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
     std::vector<uint64_t> Samples;
     for (uint32_t E : F.Entries)
       Samples.push_back(P.Counts[E]);
-    uint32_t Entry = entryNode(F, Index);
+    uint32_t Entry = entryPosition(F, Index);
     FlowFunction Func = flowFunction(Nodes, Entry, Samples, false);
     ++(FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
     if (Func.Blocks.back().PredJumps.empty()) {

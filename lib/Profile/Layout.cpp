@@ -46,12 +46,7 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
                                 const AddressIndex &Index) {
   // The entry block (the one at the function's address) becomes node 0.
-  std::vector<uint32_t> Nodes;
-  for (uint32_t E : F.Entries)
-    if (Index.blockStart(E) == F.Address && Nodes.empty())
-      Nodes.push_back(E);
-  if (Nodes.empty())
-    Nodes.push_back(F.Entries.front());
+  std::vector<uint32_t> Nodes = {F.Entries[entryPosition(F, Index)]};
   for (uint32_t E : F.Entries)
     if (E != Nodes.front())
       Nodes.push_back(E);

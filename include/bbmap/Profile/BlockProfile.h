@@ -113,6 +113,10 @@ struct FunctionBlocks {
   uint64_t Total = 0;
 };
 
+/// The position in \p F.Entries of its entry block: the first block at the
+/// function's address (0 if none starts there).
+uint32_t entryPosition(const FunctionBlocks &F, const AddressIndex &Index);
+
 /// An edge as BlockProfile::Edges holds it: (from entry, to entry), count.
 using BlockEdge = std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>;
 
