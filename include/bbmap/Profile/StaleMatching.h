@@ -77,8 +77,8 @@ struct CarriedProfile {
 /// Carries \p Old, a profile of \p From's blocks, to the blocks of \p To.
 /// Fails, naming the share matched, when less than half of the profile's
 /// weight lies in functions \p To has: a profile of another program.
-llvm::Expected<CarriedProfile> carryProfile(const BlockProfile &Old,
-                                            Build From, Build To);
+llvm::Expected<CarriedProfile> carryProfile(const BlockProfile &Old, Build From,
+                                            Build To);
 
 } // namespace bbmap
 
