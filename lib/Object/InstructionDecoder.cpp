@@ -116,6 +116,12 @@ InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
 }
 
 std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
+  MCInst Inst;
+  return decode(Address, Inst);
+}
+
+std::optional<Instruction> InstructionDecoder::decode(uint64_t Address,
+                                                      MCInst &Inst) const {
   auto It = llvm::upper_bound(
       Sections, Address,
       [](uint64_t A, const CodeSection &S) { return A < S.Address; });
@@ -124,7 +130,6 @@ std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
   const CodeSection &S = *std::prev(It);
   if (Address - S.Address >= S.Bytes.size())
     return std::nullopt;
-  MCInst Inst;
   uint64_t Size = 0;
   if (Disassembler->getInstruction(Inst, Size,
                                    S.Bytes.drop_front(Address - S.Address),

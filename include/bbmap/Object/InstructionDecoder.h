@@ -78,6 +78,12 @@ public:
   /// The instruction at \p Address; none when the address is outside every
   /// executable section or its bytes do not decode.
   std::optional<Instruction> decode(uint64_t Address) const;
+  /// As decode(), and the MC instruction in \p Inst.
+  std::optional<Instruction> decode(uint64_t Address, llvm::MCInst &Inst) const;
+
+  /// Opcode and register names of the decoded instructions.
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
 
   /// The subtarget, for LLVM Object calls that need one.
   const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
