@@ -91,8 +91,12 @@ struct Header {
   std::string Origin;
   std::string EventNames;
   /// Block indices and the function hash follow a depth-first order of the
-  /// CFG rather than the binary's block order (`dfs-order`).
+  /// CFG rather than the binary's block order (`dfs-order`). BOLT reads a
+  /// file without the key (BOLT 15 and 16) as depth-first.
   bool IsDFSOrder = false;
+  /// Whether the file has the `dfs-order` key: BOLT 19 and later always
+  /// write it, BOLT 15 and 16 never do.
+  bool HasDFSOrderKey = true;
   HashFunction Hash = HashFunction::StdHash;
 };
 
