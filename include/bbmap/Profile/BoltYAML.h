@@ -36,10 +36,11 @@ constexpr unsigned MaxNesting = 64;
 /// missing keys, values out of range, an unknown `hash-func` or
 /// `profile-flags` value and a `profile-version` other than 1 are errors,
 /// reading "<buffer identifier>:<line>:<column>: <message>". A function
-/// whose blocks, successors or calls do not fit its `nblocks` or the
-/// profile's function ids, or whose `fid` an earlier function has, is left
-/// out and described in \p Problems when given. The pseudo-probe keys of
-/// BOLT 19 and 22 are accepted and dropped.
+/// with a block or successor `bid` not below its `nblocks`, a block listed
+/// twice, or the `fid` of an earlier function is left out and described in
+/// \p Problems when given. A call's `fid` may name a function the file
+/// does not list (BOLT writes such calls). The pseudo-probe keys of BOLT 19
+/// and 22 are accepted and dropped.
 llvm::Expected<Profile>
 readBoltYAML(llvm::MemoryBufferRef Buffer,
              std::vector<FunctionProblem> *Problems = nullptr);

@@ -69,6 +69,9 @@ struct Function {
   /// BOLT's function hash (`hash`).
   uint64_t Hash = 0;
   uint64_t ExecCount = 0;
+  /// Entries of the function whose source is unknown or outside the
+  /// binary (`extern`, BOLT 22; 0 when absent).
+  uint64_t ExternEntryCount = 0;
   /// BOLT's number of blocks of the function (`nblocks`).
   uint32_t NumBlocks = 0;
   /// The blocks with a profile, in the order the file lists them.
