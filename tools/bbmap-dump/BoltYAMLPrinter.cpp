@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoltYAMLPrinter.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -29,16 +30,26 @@ struct Summary {
   uint64_t TotalExecCount = 0;
 };
 
-/// A block with any count: its own, its events, an edge's or a call's
-/// (perf2bolt gives only entry blocks an `exec`).
-bool isProfiled(const Block &B) {
+/// Whether a block has a count of its own: `exec`, `events`, or the count
+/// of an edge or call leaving it (perf2bolt gives only entry blocks an
+/// `exec`).
+bool hasCounts(const Block &B) {
   return B.ExecCount || B.EventCount ||
          any_of(B.Successors, [](const Successor &S) { return S.Count; }) ||
          any_of(B.Calls, [](const CallSite &C) { return C.Count; });
 }
 
+/// Listed blocks with counts of their own or an edge with a count into
+/// them.
 uint64_t profiledBlocks(const Function &F) {
-  return count_if(F.Blocks, isProfiled);
+  DenseSet<uint32_t> Reached;
+  for (const Block &B : F.Blocks)
+    for (const Successor &S : B.Successors)
+      if (S.Count)
+        Reached.insert(S.Index);
+  return count_if(F.Blocks, [&](const Block &B) {
+    return hasCounts(B) || Reached.contains(B.Index);
+  });
 }
 
 Summary summarize(const Profile &P) {
