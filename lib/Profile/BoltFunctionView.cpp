@@ -31,6 +31,19 @@ struct Label {
 
 } // namespace
 
+std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary) {
+  std::vector<MapBlockStart> Starts;
+  for (const DecodedSection &Sec : Binary.sections())
+    for (const FunctionMap &F : Sec.Functions)
+      for (const BlockRange &R : F.Ranges)
+        for (const BlockEntry &B : R.Blocks)
+          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
+  llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
+    return A.Address < B.Address;
+  });
+  return Starts;
+}
+
 std::optional<BoltFunctionView>
 BoltFunctionView::build(const BoltFunction &F,
                         const InstructionDecoder &Decoder,
@@ -219,9 +232,11 @@ std::vector<uint32_t> BoltFunctionView::dfs() const {
     Order.push_back(BB);
     const Block &B = Blocks[BB];
     if (B.CondCode && B.Successors.size() == 2) {
-      // X86's canonical condition codes (O, B, E, BE, S, P, L, LE) are the
-      // even ones; their taken successor is visited last.
-      bool Canonical = *B.CondCode % 2 == 0;
+      // BOLT's canonical x86 condition codes (getCanonicalBranchCondCode:
+      // O, B, E, A, S, P, L, G; numbered 0, 2, 4, 7, 8, 10, 12, 15): their
+      // taken successor is visited last.
+      bool Canonical = is_contained({0u, 2u, 4u, 7u, 8u, 10u, 12u, 15u},
+                                    unsigned(*B.CondCode));
       Stack.push_back(B.Successors[Canonical ? 0 : 1]);
       Stack.push_back(B.Successors[Canonical ? 1 : 0]);
       continue;

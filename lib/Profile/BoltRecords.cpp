@@ -13,30 +13,13 @@ using namespace llvm;
 
 namespace bbmap {
 
-namespace {
-
-std::vector<MapBlockStart> collectMapBlocks(const MappedBinary &Binary) {
-  std::vector<MapBlockStart> Starts;
-  for (const DecodedSection &Sec : Binary.sections())
-    for (const FunctionMap &F : Sec.Functions)
-      for (const BlockRange &R : F.Ranges)
-        for (const BlockEntry &B : R.Blocks)
-          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
-  llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
-    return A.Address < B.Address;
-  });
-  return Starts;
-}
-
-} // namespace
-
 BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            const InstructionDecoder &Decoder,
                                            FdataDialect Dialect)
     : Binary(Binary), Decoder(Decoder), Dialect(Dialect),
       Functions(
           BoltFunctionTable::build(Binary.object(), Decoder.subtargetInfo())),
-      MapBlocks(collectMapBlocks(Binary)) {}
+      MapBlocks(mapBlockStarts(Binary)) {}
 
 const BoltFunction *
 BoltRecordAggregator::parentOf(const BoltFunction &F) const {

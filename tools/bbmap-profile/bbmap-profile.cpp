@@ -18,6 +18,8 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/Profile/BoltYAMLCounts.h"
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
@@ -28,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
@@ -88,6 +91,12 @@ cl::opt<std::string> PreAggregated("pa",
                                    cl::cat(ProfileCategory));
 cl::opt<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
                            cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<std::string>
+    BoltYAMLPath("yaml",
+                 cl::desc("Read a BOLT YAML profile (perf2bolt -w or "
+                          "--profile-format=yaml, llvm-bolt -w): block counts "
+                          "of BOLT's blocks, charged to the map's"),
+                 cl::value_desc("file"), cl::cat(ProfileCategory));
 
 enum class OutputFormat { Text, JSON, Fdata, Clusters, SymbolOrder };
 cl::opt<OutputFormat> Format(
@@ -269,10 +278,11 @@ ProfileSource selectSource() {
   Add(ProfileFormat::PerfScript, PerfScript);
   Add(ProfileFormat::PreAggregated, PreAggregated);
   Add(ProfileFormat::Fdata, Fdata);
+  Add(ProfileFormat::BoltYAML, BoltYAMLPath);
   if (Given.size() != 1) {
     WithColor::error(errs(), ToolName)
-        << "give exactly one profile: --perfdata, --perfscript, --pa or "
-           "--fdata\n";
+        << "give exactly one profile: --perfdata, --perfscript, --pa, "
+           "--fdata or --yaml\n";
     exit(2);
   }
   Given.front().IgnoreBuildID = IgnoreBuildID;
@@ -290,6 +300,8 @@ StringRef formatName(ProfileFormat F) {
     return "pre-aggregated";
   case ProfileFormat::Fdata:
     return "fdata";
+  case ProfileFormat::BoltYAML:
+    return "BOLT YAML";
   }
   return "";
 }
@@ -300,6 +312,12 @@ StringRef formatName(ProfileFormat F) {
 void checkBinary(const MappedBinary &Binary) {
   bool Bolted = Binary.bat() != nullptr;
   bool Fdata = Format == OutputFormat::Fdata && CFG.empty();
+  if (!BoltYAMLPath.empty() && Format == OutputFormat::Fdata) {
+    WithColor::error(errs(), ToolName)
+        << "--format=fdata writes perf2bolt's records, which a YAML profile "
+           "does not hold\n";
+    exit(2);
+  }
   if (!ProfiledBinaryPath.empty() &&
       (!InputBinaryPath.empty() || Format == OutputFormat::Fdata)) {
     WithColor::error(errs(), ToolName)
@@ -339,6 +357,39 @@ ChargedBinary openInput(const MappedBinary &Bolted) {
   In.Decoder =
       unwrap(InputBinaryPath, InstructionDecoder::create(In.Binary->object()));
   return In;
+}
+
+boltyaml::Profile readYAML(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buffer)
+    fail(Path, Buffer.getError().message());
+  std::vector<boltyaml::FunctionProblem> Problems;
+  boltyaml::Profile P = unwrap(
+      Path, boltyaml::readBoltYAML((*Buffer)->getMemBufferRef(), &Problems));
+  for (const boltyaml::FunctionProblem &Problem : Problems)
+    warn(Path, "function '" + Problem.Name + "' left out: " + Problem.Message);
+  return P;
+}
+
+/// Charges a YAML profile to \p Binary's blocks, naming the functions
+/// that do not fit it (at most 20, then a count).
+BlockProfile chargeYAML(const ProfileSource &Source, const boltyaml::Profile &P,
+                        const MappedBinary &Binary,
+                        const InstructionDecoder &Decoder) {
+  constexpr size_t MaxShown = 20;
+  YAMLCounts C = countYAMLBlocks(P, Binary, Decoder);
+  for (const YAMLMisfit &M : ArrayRef(C.Misfits).take_front(MaxShown))
+    warn(Source.Path, "function '" + M.Name + "' does not fit '" +
+                          Binary.path() + "': " + M.Reason);
+  if (C.Misfits.size() > MaxShown)
+    warn(Source.Path, Twine(C.Misfits.size() - MaxShown) +
+                          " more functions do not fit '" + Binary.path() + "'");
+  if (C.CallsUnresolved)
+    warn(Source.Path, Twine(C.CallsUnresolved) +
+                          " calls to functions the profile does not list "
+                          "(PLT entries, unknown code) are left out");
+  return std::move(C.Profile);
 }
 
 ChargedBinary openProfiled() {
@@ -387,7 +438,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "bbmap-profile: charge a profile to basic blocks\n\n"
       "  Reads one profile of BINARY (perf.data, perf script text, BOLT\n"
-      "  pre-aggregated or fdata) and charges it to the blocks of BINARY's\n"
+      "  pre-aggregated, fdata or YAML) and charges it to the blocks of "
+      "BINARY's\n"
       "  .llvm_bb_addr_map: block, edge and call counts. For a BOLTed\n"
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
       "  whose blocks are charged. For a profile of an earlier build,\n"
@@ -409,8 +461,16 @@ int main(int argc, char **argv) {
     Profiled = openProfiled();
   const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
   SourceFacts Facts;
-  BranchProfile Profile =
-      unwrap(Source.Path, readProfile(Source, Recorded, Facts));
+  std::optional<boltyaml::Profile> YAML;
+  BranchProfile Profile;
+  if (Source.Format == ProfileFormat::BoltYAML) {
+    YAML = readYAML(Source.Path);
+    Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
+    if (!YAML->Head.EventNames.empty())
+      Profile.Events.push_back(YAML->Head.EventNames);
+  } else {
+    Profile = unwrap(Source.Path, readProfile(Source, Recorded, Facts));
+  }
   std::error_code EC;
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
@@ -432,7 +492,11 @@ int main(int argc, char **argv) {
   Origin.Format = formatName(Source.Format).str();
   Origin.Profile = &Profile;
   std::optional<ChargedBinary> Input;
-  if (!InputBinaryPath.empty()) {
+  if (!InputBinaryPath.empty() && YAML) {
+    // BOLT writes the YAML of a BOLTed binary in its input's blocks.
+    Input = openInput(*Binary);
+    Origin.BoltedBinary = Binary->path();
+  } else if (!InputBinaryPath.empty()) {
     Input = openInput(*Binary);
     TranslatedProfile T = translateBATProfile(
         Profile, {*Binary, *Decoder, *Input->Binary, *Input->Decoder});
@@ -446,7 +510,9 @@ int main(int argc, char **argv) {
   const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
   const InstructionDecoder &CountedDecoder =
       CountedOn ? *CountedOn->Decoder : *Decoder;
-  BlockProfile Blocks = countBlocks(Profile, Counted, CountedDecoder);
+  BlockProfile Blocks = YAML
+                            ? chargeYAML(Source, *YAML, Counted, CountedDecoder)
+                            : countBlocks(Profile, Counted, CountedDecoder);
   bool WritesLayout = CFG.empty() && (Format == OutputFormat::Clusters ||
                                       Format == OutputFormat::SymbolOrder);
   if (Blocks.Kind == CountKind::Samples &&

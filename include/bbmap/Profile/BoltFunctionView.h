@@ -21,6 +21,7 @@
 #define BBMAP_PROFILE_BOLTFUNCTIONVIEW_H
 
 #include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BoltFunctionTable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -37,6 +38,9 @@ struct MapBlockStart {
   /// metadata::* bits.
   uint32_t Metadata = 0;
 };
+
+/// Every block start of \p Binary's maps, ascending.
+std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary);
 
 /// Where the trace's run was entered from, as getFallthroughsInTrace()
 /// distinguishes it.
