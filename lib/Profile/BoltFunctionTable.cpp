@@ -16,6 +16,8 @@
 #include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 
+#include <set>
+
 using namespace llvm;
 using namespace llvm::object;
 
@@ -260,6 +262,20 @@ void addFrameFunctions(const ELFObjectFileBase &Obj,
   llvm::append_range(Functions, Added);
 }
 
+/// Gives \p Functions, in the order BOLT creates them, BOLT's numbers. A
+/// symbol at a PLT function's address (the `.plt` section symbol of a
+/// binary linked with relocations) is no function of BOLT's: it gets none.
+void numberFunctions(std::vector<BoltFunction> &Functions) {
+  std::set<uint64_t> PLTAddresses;
+  for (const BoltFunction &F : Functions)
+    if (F.IsPseudo)
+      PLTAddresses.insert(F.Address);
+  uint32_t Number = 0;
+  for (BoltFunction &F : Functions)
+    if (F.IsPseudo || !PLTAddresses.count(F.Address))
+      F.Number = ++Number;
+}
+
 /// Sorts \p Functions and ends each at the next one's start.
 void closeExtents(std::vector<BoltFunction> &Functions) {
   llvm::stable_sort(Functions,
@@ -284,8 +300,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   addSymbolFunctions(readSymbols(Obj), T.Functions);
   addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
-  for (size_t I = 0; I < T.Functions.size(); ++I)
-    T.Functions[I].Number = I + 1;
+  numberFunctions(T.Functions);
   closeExtents(T.Functions);
   return T;
 }

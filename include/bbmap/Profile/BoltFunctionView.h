@@ -86,6 +86,8 @@ public:
   const Instruction *instructionAt(uint64_t Offset) const;
 
   uint64_t address() const { return Address; }
+  /// The symbol size: the extent of the disassembly.
+  uint64_t size() const { return Size; }
   /// Addresses are offsets from address().
   llvm::ArrayRef<Instruction> instructions() const { return Instrs; }
   llvm::ArrayRef<Block> blocks() const { return Blocks; }
@@ -93,6 +95,9 @@ public:
   /// pads are not known to the view, so blocks only they reach are left
   /// out).
   std::vector<uint32_t> dfs() const;
+  /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
+  /// function, or an indirect jump its map block marks HasTailCall.
+  bool isTailCall(const Instruction &I) const;
 
   /// The fall-through edges of the run from offset \p From to offset
   /// \p To; none when BOLT rejects the trace.
@@ -107,7 +112,6 @@ private:
   bool hasFallthrough(const Block &B) const;
   void addEdge(size_t From, size_t To);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
-  bool isTailCall(const Instruction &I) const;
   bool isCall(const Instruction &I) const;
   bool isSuccessor(size_t BB, size_t Next) const;
   size_t adjustForCall(size_t FromBB, uint64_t From, TraceOrigin Origin,
