@@ -262,6 +262,21 @@ void addFrameFunctions(const ELFObjectFileBase &Obj,
   llvm::append_range(Functions, Added);
 }
 
+/// Whether \p Obj has a relocation section for an executable section.
+bool hasCodeRelocations(const ELFObjectFileBase &Obj) {
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target != Obj.section_end() && (*Target)->isText() &&
+        !S.relocations().empty())
+      return true;
+  }
+  return false;
+}
+
 /// Gives \p Functions, in the order BOLT creates them, BOLT's numbers. A
 /// symbol at a PLT function's address (the `.plt` section symbol of a
 /// binary linked with relocations) is no function of BOLT's: it gets none.
@@ -301,6 +316,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   numberFunctions(T.Functions);
+  T.HasRelocations = hasCodeRelocations(Obj);
   closeExtents(T.Functions);
   return T;
 }

@@ -34,7 +34,7 @@ struct Label {
 std::optional<BoltFunctionView>
 BoltFunctionView::build(const BoltFunction &F,
                         const InstructionDecoder &Decoder,
-                        ArrayRef<MapBlockStart> MapBlocks) {
+                        ArrayRef<MapBlockStart> MapBlocks, bool StrictMode) {
   if (F.IsPseudo || F.Size == 0)
     return std::nullopt;
   BoltFunctionView V;
@@ -56,6 +56,12 @@ BoltFunctionView::build(const BoltFunction &F,
     V.Instrs.push_back(*I);
   }
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
+  // Only a jump table makes a map block a label that no branch names.
+  V.HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
+    return (B.Metadata & metadata::HasIndirectBranch) &&
+           !(B.Metadata & metadata::HasTailCall);
+  });
+  V.StrictMode = StrictMode;
   V.buildBlocks(MapBlocks);
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
@@ -83,11 +89,6 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
          I.Kind == InstrKind::UncondBranch) &&
         I.Target && *I.Target >= Address && *I.Target - Address < Size)
       Labels[*I.Target - Address];
-  // Only a jump table makes a map block a label that no branch names.
-  bool HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
-    return (B.Metadata & metadata::HasIndirectBranch) &&
-           !(B.Metadata & metadata::HasTailCall);
-  });
   for (const MapBlockStart &B : MapBlocks) {
     uint64_t Offset = B.Address - Address;
     const Instruction *I = instructionAt(Offset);
@@ -136,6 +137,11 @@ bool BoltFunctionView::isTailCall(const Instruction &I) const {
   case InstrKind::UncondBranch:
     return I.Target && (*I.Target < Address || *I.Target - Address >= Size);
   case InstrKind::IndirectBranch: {
+    // postProcessIndirectBranches(): an indirect jump of a single-block
+    // function, or in strict mode of a function no data refers into, is a
+    // tail call.
+    if (Blocks.size() == 1 || (StrictMode && !HasJumpTable))
+      return true;
     // The map block holding I: the last one starting at or before it.
     auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
       return B.Address <= Address + I.Address;

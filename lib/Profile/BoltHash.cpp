@@ -12,6 +12,7 @@
 #include "llvm/ADT/Bitfields.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/Support/xxhash.h"
@@ -116,6 +117,7 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
                        const InstructionDecoder &Decoder,
                        const BoltFunctionTable &Functions)
     : Decoder(Decoder), Functions(Functions) {
+  collectAbsoluteRelocations(Obj);
   for (const ELFSymbolRef &Sym : Obj.symbols()) {
     Expected<SymbolRef::Type> Type = Sym.getType();
     Expected<uint32_t> Flags = Sym.getFlags();
@@ -132,6 +134,41 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
     uint64_t &Size = DataObjects[*Address];
     Size = std::max(Size, Sym.getSize());
   }
+}
+
+void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
+  if (Obj.getArch() != Triple::x86_64)
+    return;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
+      if (!Target)
+        consumeError(Target.takeError());
+      continue;
+    }
+    for (const RelocationRef &R : S.relocations()) {
+      uint64_t Type = R.getType();
+      if (Type != ELF::R_X86_64_32 && Type != ELF::R_X86_64_32S &&
+          Type != ELF::R_X86_64_64)
+        continue;
+      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      Expected<uint64_t> Value = R.getSymbol()->getValue();
+      if (Addend && Value)
+        // A linked file's relocations are at addresses.
+        AbsoluteRelocations[R.getOffset()] = *Value + *Addend;
+      consumeError(Addend.takeError());
+      consumeError(Value.takeError());
+    }
+  }
+}
+
+bool BoltHasher::isRelocated(uint64_t Begin, uint64_t End,
+                             int64_t Value) const {
+  for (auto It = AbsoluteRelocations.lower_bound(Begin);
+       It != AbsoluteRelocations.end() && It->first < End; ++It)
+    if (It->second == uint64_t(Value) || int64_t(int32_t(It->second)) == Value)
+      return true;
+  return false;
 }
 
 std::string BoltHasher::referenceString(const BoltFunctionView &View,
@@ -173,8 +210,14 @@ std::string BoltHasher::operandString(const BoltFunctionView &View,
   }
   if (Op.isReg())
     return hashInteger(Op.getReg());
-  if (Op.isImm())
-    return hashInteger(Op.getImm());
+  if (!Op.isImm())
+    return std::string();
+  // With relocations BOLT's symbolizer turns a relocated immediate or
+  // displacement into a symbol reference.
+  uint64_t Address = View.address() + I.Address;
+  if (isRelocated(Address, Address + I.Size, Op.getImm()))
+    return referenceString(View, Op.getImm());
+  return hashInteger(Op.getImm());
   return std::string();
 }
 

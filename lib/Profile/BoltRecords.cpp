@@ -132,7 +132,8 @@ const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
     });
     size_t First = Begin - MapBlocks.begin();
     It->second = BoltFunctionView::build(
-        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin));
+        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin),
+        Functions.hasRelocations());
   }
   return It->second ? &*It->second : nullptr;
 }

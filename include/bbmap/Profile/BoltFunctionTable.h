@@ -59,9 +59,13 @@ public:
   llvm::ArrayRef<BoltFunction> functions() const { return Functions; }
   /// The function covering \p Address, or null.
   const BoltFunction *containing(uint64_t Address) const;
+  /// The file keeps relocations for its code (`-Wl,-q`): BOLT's
+  /// relocation mode, strict in perf2bolt.
+  bool hasRelocations() const { return HasRelocations; }
 
 private:
   std::vector<BoltFunction> Functions;
+  bool HasRelocations = false;
 };
 
 } // namespace bbmap

@@ -77,10 +77,12 @@ public:
 
   /// Disassembles \p F; none when BOLT would have no CFG for it (empty, or
   /// an instruction does not decode). \p MapBlocks are the map's block
-  /// starts within the function, ascending.
+  /// starts within the function, ascending. \p StrictMode: BOLT reads the
+  /// binary in strict relocation mode (it has relocations for its code:
+  /// perf2bolt turns strict mode on for such binaries).
   static std::optional<BoltFunctionView>
   build(const BoltFunction &F, const InstructionDecoder &Decoder,
-        llvm::ArrayRef<MapBlockStart> MapBlocks);
+        llvm::ArrayRef<MapBlockStart> MapBlocks, bool StrictMode);
 
   /// The instruction starting at offset \p Offset, if any.
   const Instruction *instructionAt(uint64_t Offset) const;
@@ -124,6 +126,10 @@ private:
   std::vector<Block> Blocks;
   /// The function's map blocks (addresses).
   std::vector<MapBlockStart> MapBlocks;
+  /// A map block has an indirect jump that is no tail call: a jump table or
+  /// computed goto, whose targets data refers to.
+  bool HasJumpTable = false;
+  bool StrictMode = false;
 };
 
 } // namespace bbmap

@@ -8,8 +8,9 @@
 // instruction hash with operands, successor and predecessor hashes). The
 // instruction hash sees operands as BOLT's symbolization leaves them:
 // branch and call targets, and references to functions and jump tables,
-// contribute nothing; a PC-relative reference to data contributes the
-// address of the data object (ELF symbol) holding it and the addend.
+// contribute nothing; a PC-relative reference to data, and an immediate
+// or displacement an absolute relocation patches (`-Wl,-q`), contributes
+// the address of the data object (ELF symbol) holding it and the addend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,11 +64,17 @@ private:
                             int Displacement) const;
   std::string referenceString(const BoltFunctionView &View,
                               uint64_t Target) const;
+  void collectAbsoluteRelocations(const llvm::object::ELFObjectFileBase &Obj);
+  /// An absolute relocation between \p Begin and \p End gives \p Value.
+  bool isRelocated(uint64_t Begin, uint64_t End, int64_t Value) const;
 
   const InstructionDecoder &Decoder;
   const BoltFunctionTable &Functions;
   /// Data object address -> size (the largest symbol there).
   std::map<uint64_t, uint64_t> DataObjects;
+  /// Address patched by an absolute relocation of code -> the value it
+  /// gets (symbol + addend).
+  std::map<uint64_t, uint64_t> AbsoluteRelocations;
 };
 
 } // namespace bbmap
