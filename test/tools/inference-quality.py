@@ -6,10 +6,12 @@ Usage: inference-quality.py EXACT.json INFERRED.json [--min-share S]
 
 EXACT.json is `bbmap-profile --format=json` of an exact profile (every
 branch of the run), INFERRED.json the same binary's profile of IP samples
-with --infer-counts (Kind "inferred"). Inferred counts are relative, so one
-scale factor for the whole run is applied first: the one that makes the
-run's executed code bytes (sum of count x block size) equal, as knowing
-the total work of the run would. Then, over the blocks of the functions
+with --infer-counts (Kind "inferred"), or a profile carried from another
+build (--profiled-binary). Inferred counts are relative, so one scale
+factor for the whole run is applied first: the one that makes the run's
+executed code bytes (sum of count x block size) equal, as knowing the total
+work of the run would. Counts of executions (a carried exact profile of
+the same workload) are compared as they are. Then, over the blocks of the functions
 the exact profile has:
 
   blocks: N, within 10%: B% of blocks, W% weighted by exact count
@@ -66,9 +68,10 @@ def main():
     args = ap.parse_args()
     exact_p = json.load(open(args.exact))
     inf_p = json.load(open(args.inferred))
-    if inf_p["Profile"]["Kind"] != "inferred":
+    kind = inf_p["Profile"]["Kind"]
+    if kind == "samples":
         sys.exit(f"inference-quality.py: {args.inferred}: counts are "
-                 f"{inf_p['Profile']['Kind']}, not inferred")
+                 f"samples, neither inferred nor executions")
     eb = blocks(exact_p, ("Count", "Size"))
     ib = blocks(inf_p, ("Count", "Size"))
     functions = {k[0] for k in eb}
@@ -77,7 +80,7 @@ def main():
     inferred_bytes = sum(c * s for c, s in ib.values())
     if not exact_bytes or not inferred_bytes:
         sys.exit("inference-quality.py: no executed block on one side")
-    scale = exact_bytes / inferred_bytes
+    scale = 1 if kind == "executions" else exact_bytes / inferred_bytes
     ec = {k: v[0] for k, v in eb.items()}
     ic = {k: v[0] for k, v in ib.items()}
     n, b, w = shares(ec, ic, scale)

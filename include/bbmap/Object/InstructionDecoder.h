@@ -90,6 +90,7 @@ public:
   std::string mnemonic(const llvm::MCInst &Inst) const;
 
   const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
   const llvm::MCInstrAnalysis &analysis() const { return *Analysis; }
 
   /// The subtarget, for LLVM Object calls that need one.
