@@ -277,6 +277,38 @@ bool hasCodeRelocations(const ELFObjectFileBase &Obj) {
   return false;
 }
 
+/// The code addresses (symbol + addend) that absolute relocations of
+/// allocated data sections refer to, ascending: what BOLT registers as
+/// externally referenced offsets of functions.
+std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj) {
+  std::vector<uint64_t> Refs;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target == Obj.section_end() || (*Target)->isText() ||
+        !(ELFSectionRef(**Target).getFlags() & ELF::SHF_ALLOC))
+      continue;
+    for (const RelocationRef &R : S.relocations()) {
+      uint64_t Type = R.getType();
+      if (Type != ELF::R_X86_64_64 && Type != ELF::R_X86_64_32 &&
+          Type != ELF::R_X86_64_32S)
+        continue;
+      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      Expected<uint64_t> Value = R.getSymbol()->getValue();
+      if (Addend && Value)
+        Refs.push_back(*Value + *Addend);
+      consumeError(Addend.takeError());
+      consumeError(Value.takeError());
+    }
+  }
+  llvm::sort(Refs);
+  Refs.erase(std::unique(Refs.begin(), Refs.end()), Refs.end());
+  return Refs;
+}
+
 /// Gives \p Functions, in the order BOLT creates them, BOLT's numbers. A
 /// symbol at a PLT function's address (the `.plt` section symbol of a
 /// binary linked with relocations) is no function of BOLT's: it gets none.
@@ -317,6 +349,8 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   addPLTFunctions(Obj, STI, T.Functions);
   numberFunctions(T.Functions);
   T.HasRelocations = hasCodeRelocations(Obj);
+  if (T.HasRelocations)
+    T.DataReferences = codeReferencesOfData(Obj);
   closeExtents(T.Functions);
   return T;
 }

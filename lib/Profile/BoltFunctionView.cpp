@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 
 using namespace llvm;
 
@@ -29,12 +30,71 @@ struct Label {
   bool FromMap = false;
 };
 
+/// The table of a `jmp *TABLE(,%index,8)`: no base register, scale 8.
+std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
+  if (Inst.getNumOperands() != 5)
+    return std::nullopt;
+  const MCOperand &Base = Inst.getOperand(0);
+  const MCOperand &Scale = Inst.getOperand(1);
+  const MCOperand &Index = Inst.getOperand(2);
+  const MCOperand &Disp = Inst.getOperand(3);
+  if (!Base.isReg() || Base.getReg() || !Scale.isImm() || Scale.getImm() != 8 ||
+      !Index.isReg() || !Index.getReg() || !Disp.isImm())
+    return std::nullopt;
+  return uint64_t(Disp.getImm());
+}
+
 } // namespace
 
-std::optional<BoltFunctionView>
-BoltFunctionView::build(const BoltFunction &F,
-                        const InstructionDecoder &Decoder,
-                        ArrayRef<MapBlockStart> MapBlocks, bool StrictMode) {
+void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
+                                     const BoltCodeContext &Context) {
+  // Entries run while they name an instruction of the function.
+  unsigned EntrySize = Site.Relative ? 4 : 8;
+  std::vector<uint64_t> &Targets = JumpTargets[Site.Jump];
+  uint64_t Entry = Site.Table;
+  for (;; Entry += EntrySize) {
+    std::optional<uint64_t> Value = Context.ReadData(Entry, EntrySize);
+    if (!Value)
+      break;
+    uint64_t Target =
+        Site.Relative ? Site.Table + int64_t(int32_t(*Value)) : *Value;
+    if (Target < Address || Target - Address >= Size ||
+        !instructionAt(Target - Address))
+      break;
+    Targets.push_back(Target - Address);
+  }
+  if (Entry != Site.Table)
+    JumpTables.emplace_back(Site.Table, Entry);
+  llvm::sort(Targets);
+  Targets.erase(std::unique(Targets.begin(), Targets.end()), Targets.end());
+}
+
+void BoltFunctionView::collectReferences(const BoltCodeContext &Context) {
+  for (const auto &[Jump, Targets] : JumpTargets)
+    llvm::append_range(ReferencedOffsets, Targets);
+  auto Begin = llvm::upper_bound(Context.DataReferences, Address);
+  for (auto It = Begin;
+       It != Context.DataReferences.end() && *It - Address < Size; ++It)
+    ReferencedOffsets.push_back(*It - Address);
+  llvm::sort(ReferencedOffsets);
+  ReferencedOffsets.erase(
+      std::unique(ReferencedOffsets.begin(), ReferencedOffsets.end()),
+      ReferencedOffsets.end());
+}
+
+bool BoltFunctionView::inJumpTable(uint64_t A) const {
+  return llvm::any_of(JumpTables, [&](const std::pair<uint64_t, uint64_t> &T) {
+    return A >= T.first && A < T.second;
+  });
+}
+
+bool BoltFunctionView::hasInternalReference() const {
+  return StrictMode ? !ReferencedOffsets.empty() : HasJumpTable;
+}
+
+std::optional<BoltFunctionView> BoltFunctionView::build(
+    const BoltFunction &F, const InstructionDecoder &Decoder,
+    ArrayRef<MapBlockStart> MapBlocks, const BoltCodeContext &Context) {
   if (F.IsPseudo || F.Size == 0)
     return std::nullopt;
   BoltFunctionView V;
@@ -42,6 +102,10 @@ BoltFunctionView::build(const BoltFunction &F,
   V.Size = F.Size;
   // Instruction index -> condition code of the jcc there.
   DenseMap<size_t, unsigned> CondCodes;
+  std::vector<JumpTableSite> Sites;
+  // The last PC-relative LEA's target since the last block end: a PIC jump
+  // table's base.
+  std::optional<uint64_t> LeaTarget;
   for (uint64_t Offset = 0; Offset < F.Size;) {
     MCInst Inst;
     std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
@@ -51,17 +115,34 @@ BoltFunctionView::build(const BoltFunction &F,
         Inst.getOperand(Inst.getNumOperands() - 1).isImm())
       CondCodes[V.Instrs.size()] =
           Inst.getOperand(Inst.getNumOperands() - 1).getImm();
+    if (Decoder.opcodeName(Inst.getOpcode()).starts_with("LEA"))
+      if (std::optional<uint64_t> T =
+              Decoder.analysis().evaluateMemoryOperandAddress(
+                  Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
+        LeaTarget = T;
+    if (I->Kind == InstrKind::IndirectBranch) {
+      if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
+        Sites.push_back({V.Instrs.size(), *Table, false});
+      else if (LeaTarget && Inst.getNumOperands() == 1)
+        Sites.push_back({V.Instrs.size(), *LeaTarget, true});
+    }
+    if (I->endsBlock())
+      LeaTarget.reset();
     I->Address = Offset;
     Offset += I->Size;
     V.Instrs.push_back(*I);
   }
+  for (const JumpTableSite &Site : Sites)
+    V.readJumpTable(Site, Context);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
   // Only a jump table makes a map block a label that no branch names.
   V.HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
     return (B.Metadata & metadata::HasIndirectBranch) &&
            !(B.Metadata & metadata::HasTailCall);
   });
-  V.StrictMode = StrictMode;
+  V.StrictMode = Context.StrictMode;
+  if (V.StrictMode)
+    V.collectReferences(Context);
   V.buildBlocks(MapBlocks);
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
@@ -89,6 +170,11 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
          I.Kind == InstrKind::UncondBranch) &&
         I.Target && *I.Target >= Address && *I.Target - Address < Size)
       Labels[*I.Target - Address];
+  for (const auto &[Jump, Targets] : JumpTargets)
+    for (uint64_t Target : Targets)
+      Labels[Target];
+  for (uint64_t Offset : ReferencedOffsets)
+    Labels[Offset];
   for (const MapBlockStart &B : MapBlocks) {
     uint64_t Offset = B.Address - Address;
     const Instruction *I = instructionAt(Offset);
@@ -140,7 +226,7 @@ bool BoltFunctionView::isTailCall(const Instruction &I) const {
     // postProcessIndirectBranches(): an indirect jump of a single-block
     // function, or in strict mode of a function no data refers into, is a
     // tail call.
-    if (Blocks.size() == 1 || (StrictMode && !HasJumpTable))
+    if (Blocks.size() == 1 || (StrictMode && !hasInternalReference()))
       return true;
     // The map block holding I: the last one starting at or before it.
     auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
@@ -185,17 +271,17 @@ void BoltFunctionView::buildEdges() {
   // buildCFG() adds the taken branches sorted by (source, target) offsets
   // and without duplicates, then the fall-throughs in layout order.
   std::vector<std::pair<uint64_t, uint64_t>> Taken;
-  for (const Instruction &I : Instrs) {
+  for (size_t Index = 0; Index < Instrs.size(); ++Index) {
+    const Instruction &I = Instrs[Index];
     if (isTailCall(I))
       continue;
     if ((I.Kind == InstrKind::CondBranch ||
          I.Kind == InstrKind::UncondBranch) &&
         I.Target)
       Taken.emplace_back(I.Address, *I.Target - Address);
-    else if (I.Kind == InstrKind::IndirectBranch)
-      for (const Block &B : Blocks)
-        if (B.IsMapLabel)
-          Taken.emplace_back(I.Address, B.Start);
+    else if (I.Kind == InstrKind::IndirectBranch && !isUnknownJump(Index))
+      for (uint64_t Target : indirectTargets(Index))
+        Taken.emplace_back(I.Address, Target);
   }
   llvm::sort(Taken);
   Taken.erase(std::unique(Taken.begin(), Taken.end()), Taken.end());
@@ -208,6 +294,38 @@ void BoltFunctionView::buildEdges() {
   for (size_t BB = 0; BB + 1 < Blocks.size(); ++BB)
     if (hasFallthrough(Blocks[BB]))
       addEdge(BB, BB + 1);
+  // postProcessIndirectBranches() gives the blocks of unknown jumps their
+  // successors anew, after all other edges.
+  for (size_t BB = 0; BB < Blocks.size(); ++BB) {
+    size_t Last = Blocks[BB].Last;
+    if (Instrs[Last].Kind != InstrKind::IndirectBranch || !isUnknownJump(Last))
+      continue;
+    for (uint64_t Target : ReferencedOffsets)
+      if (std::optional<size_t> To = blockContaining(Target))
+        if (Blocks[*To].Start == Target)
+          addEdge(BB, *To);
+  }
+}
+
+bool BoltFunctionView::isUnknownJump(size_t Index) const {
+  auto It = JumpTargets.find(Index);
+  return StrictMode && !isTailCall(Instrs[Index]) &&
+         (It == JumpTargets.end() || It->second.empty());
+}
+
+std::vector<uint64_t> BoltFunctionView::indirectTargets(size_t Index) const {
+  // The jump table's entries; in strict mode an unknown jump goes to every
+  // referenced offset; else to the map blocks no branch names.
+  auto It = JumpTargets.find(Index);
+  if (It != JumpTargets.end() && !It->second.empty())
+    return It->second;
+  if (StrictMode)
+    return ReferencedOffsets;
+  std::vector<uint64_t> Targets;
+  for (const Block &B : Blocks)
+    if (B.IsMapLabel)
+      Targets.push_back(B.Start);
+  return Targets;
 }
 
 std::vector<uint32_t> BoltFunctionView::dfs() const {

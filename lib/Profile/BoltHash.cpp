@@ -173,6 +173,9 @@ bool BoltHasher::isRelocated(uint64_t Begin, uint64_t End,
 
 std::string BoltHasher::referenceString(const BoltFunctionView &View,
                                         uint64_t Target) const {
+  // hashSymbol(): jump-table references hash to nothing.
+  if (View.inJumpTable(Target))
+    return std::string();
   // handleAddressRef(): an address in the function itself becomes one of
   // its labels, which hash to nothing.
   if (Target >= View.address() && Target - View.address() < View.size())
@@ -214,8 +217,10 @@ std::string BoltHasher::operandString(const BoltFunctionView &View,
     return std::string();
   // With relocations BOLT's symbolizer turns a relocated immediate or
   // displacement into a symbol reference.
+  // BOLT refers to a jump table by its symbol, with relocations or not.
   uint64_t Address = View.address() + I.Address;
-  if (isRelocated(Address, Address + I.Size, Op.getImm()))
+  if (isRelocated(Address, Address + I.Size, Op.getImm()) ||
+      (I.Kind == InstrKind::IndirectBranch && View.inJumpTable(Op.getImm())))
     return referenceString(View, Op.getImm());
   return hashInteger(Op.getImm());
   return std::string();

@@ -316,7 +316,7 @@ void checkBinary(const MappedBinary &Binary) {
   if (!ProfiledBinaryPath.empty() && (!InputBinaryPath.empty() || Fdata)) {
     WithColor::error(errs(), ToolName)
         << "--profiled-binary carries block counts to BINARY: it does not go "
-           "with --input-binary, --format=fdata or yaml (run those on the "
+           "with --input-binary or --format=fdata or yaml (run those on the "
            "profiled binary)\n";
     exit(2);
   }

@@ -62,10 +62,14 @@ public:
   /// The file keeps relocations for its code (`-Wl,-q`): BOLT's
   /// relocation mode, strict in perf2bolt.
   bool hasRelocations() const { return HasRelocations; }
+  /// Code addresses the absolute relocations of data sections refer to,
+  /// ascending (with relocations only).
+  llvm::ArrayRef<uint64_t> dataReferences() const { return DataReferences; }
 
 private:
   std::vector<BoltFunction> Functions;
   bool HasRelocations = false;
+  std::vector<uint64_t> DataReferences;
 };
 
 } // namespace bbmap

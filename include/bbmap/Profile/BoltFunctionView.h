@@ -23,8 +23,10 @@
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Profile/BoltFunctionTable.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -48,6 +50,19 @@ enum class TraceOrigin {
   Outside,
   /// A branch inside this function.
   Inside,
+};
+
+/// What BOLT learns about a function from the rest of the file.
+struct BoltCodeContext {
+  /// perf2bolt reads the file in strict relocation mode: the file keeps
+  /// relocations for its code.
+  bool StrictMode = false;
+  /// Code addresses absolute relocations of data refer to, ascending.
+  llvm::ArrayRef<uint64_t> DataReferences;
+  /// Reads \p Size (4 or 8) little-endian bytes of the file's data at
+  /// \p Address; none outside it.
+  llvm::function_ref<std::optional<uint64_t>(uint64_t Address, unsigned Size)>
+      ReadData;
 };
 
 /// Fall-through edges (from offset, to offset) within one function.
@@ -77,12 +92,11 @@ public:
 
   /// Disassembles \p F; none when BOLT would have no CFG for it (empty, or
   /// an instruction does not decode). \p MapBlocks are the map's block
-  /// starts within the function, ascending. \p StrictMode: BOLT reads the
-  /// binary in strict relocation mode (it has relocations for its code:
-  /// perf2bolt turns strict mode on for such binaries).
+  /// starts within the function, ascending.
   static std::optional<BoltFunctionView>
   build(const BoltFunction &F, const InstructionDecoder &Decoder,
-        llvm::ArrayRef<MapBlockStart> MapBlocks, bool StrictMode);
+        llvm::ArrayRef<MapBlockStart> MapBlocks,
+        const BoltCodeContext &Context);
 
   /// The instruction starting at offset \p Offset, if any.
   const Instruction *instructionAt(uint64_t Offset) const;
@@ -97,6 +111,8 @@ public:
   /// pads are not known to the view, so blocks only they reach are left
   /// out).
   std::vector<uint32_t> dfs() const;
+  /// \p Address lies in one of the function's jump tables.
+  bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
   /// function, or an indirect jump its map block marks HasTailCall.
   bool isTailCall(const Instruction &I) const;
@@ -109,9 +125,25 @@ public:
 
 private:
   BoltFunctionView() = default;
+  struct JumpTableSite {
+    /// Index of the indirect jump.
+    size_t Jump = 0;
+    uint64_t Table = 0;
+    /// Entries are 4-byte offsets from the table (PIC) rather than 8-byte
+    /// addresses.
+    bool Relative = false;
+  };
+
+  void readJumpTable(const JumpTableSite &Site, const BoltCodeContext &Context);
+  void collectReferences(const BoltCodeContext &Context);
+  bool hasInternalReference() const;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
   void buildEdges();
   bool hasFallthrough(const Block &B) const;
+  std::vector<uint64_t> indirectTargets(size_t Index) const;
+  /// In strict mode, instruction \p Index is an indirect jump that is no
+  /// tail call and has no jump table.
+  bool isUnknownJump(size_t Index) const;
   void addEdge(size_t From, size_t To);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
   bool isCall(const Instruction &I) const;
@@ -130,6 +162,13 @@ private:
   /// computed goto, whose targets data refers to.
   bool HasJumpTable = false;
   bool StrictMode = false;
+  /// Indirect jump index -> the offsets its jump table holds.
+  std::map<size_t, std::vector<uint64_t>> JumpTargets;
+  /// The jump tables' address ranges [begin, end).
+  std::vector<std::pair<uint64_t, uint64_t>> JumpTables;
+  /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
+  /// and offsets data relocations refer to, ascending.
+  std::vector<uint64_t> ReferencedOffsets;
 };
 
 } // namespace bbmap
