@@ -179,11 +179,31 @@ sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
 }
 
 /// Adds `<sym>@PLT` for every PLT entry with a symbol and the pseudo
-/// function of the .plt header.
+/// function of the .plt header, in the order BOLT creates them: the .plt
+/// entries, its header, then the entries of the other PLT sections.
 void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
                      std::vector<BoltFunction> &Functions) {
+  std::vector<ELFPltEntry> Entries = pltEntries(Obj, STI);
+  std::stable_partition(
+      Entries.begin(), Entries.end(),
+      [](const ELFPltEntry &E) { return E.Section == ".plt"; });
   std::optional<uint64_t> FirstPLTEntry;
-  for (const ELFPltEntry &E : pltEntries(Obj, STI)) {
+  std::optional<std::pair<uint64_t, uint64_t>> PLT = sectionBounds(Obj, ".plt");
+  auto AddHeader = [&] {
+    if (!PLT || PLT->first == FirstPLTEntry.value_or(PLT->second))
+      return;
+    BoltFunction &F = Functions.emplace_back();
+    F.Address = PLT->first;
+    F.End = PLT->second;
+    F.Name = F.BATName = "__BOLT_PSEUDO_.plt";
+    F.IsPseudo = true;
+  };
+  bool HeaderAdded = false;
+  for (const ELFPltEntry &E : Entries) {
+    if (E.Section != ".plt" && !HeaderAdded) {
+      AddHeader();
+      HeaderAdded = true;
+    }
     if (!E.Symbol)
       continue;
     Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
@@ -201,14 +221,8 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
     if (E.Section == ".plt")
       FirstPLTEntry = std::min(FirstPLTEntry.value_or(E.Address), E.Address);
   }
-  std::optional<std::pair<uint64_t, uint64_t>> PLT = sectionBounds(Obj, ".plt");
-  if (!PLT || PLT->first == FirstPLTEntry.value_or(PLT->second))
-    return;
-  BoltFunction &F = Functions.emplace_back();
-  F.Address = PLT->first;
-  F.End = PLT->second;
-  F.Name = F.BATName = "__BOLT_PSEUDO_.plt";
-  F.IsPseudo = true;
+  if (!HeaderAdded)
+    AddHeader();
 }
 
 /// The (start, size) of every FDE of \p Obj's .eh_frame.

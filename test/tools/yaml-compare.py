@@ -12,6 +12,7 @@ Usage: yaml-compare.py EXPECTED ACTUAL [--stats] [--ignore KEY...]
 """
 
 import argparse
+import signal
 import re
 import sys
 
@@ -125,6 +126,7 @@ def stats(exp, act):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('expected')
     p.add_argument('actual')
