@@ -27,7 +27,6 @@ namespace {
 /// What starts a block at an offset.
 struct Label {
   bool IsLandingPad = false;
-  bool FromMap = false;
 };
 
 /// The table of a `jmp *TABLE(,%index,8)`: no base register, scale 8.
@@ -89,7 +88,7 @@ bool BoltFunctionView::inJumpTable(uint64_t A) const {
 }
 
 bool BoltFunctionView::hasInternalReference() const {
-  return StrictMode ? !ReferencedOffsets.empty() : HasJumpTable;
+  return !ReferencedOffsets.empty();
 }
 
 std::optional<BoltFunctionView> BoltFunctionView::build(
@@ -135,11 +134,6 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   for (const JumpTableSite &Site : Sites)
     V.readJumpTable(Site, Context);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
-  // Only a jump table makes a map block a label that no branch names.
-  V.HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
-    return (B.Metadata & metadata::HasIndirectBranch) &&
-           !(B.Metadata & metadata::HasTailCall);
-  });
   V.StrictMode = Context.StrictMode;
   if (V.StrictMode)
     V.collectReferences(Context);
@@ -180,11 +174,8 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
     const Instruction *I = instructionAt(Offset);
     if (!I || Offset == 0)
       continue;
-    bool AfterCall = std::prev(I)->isCall();
     if (B.Metadata & metadata::IsEHPad)
       Labels[Offset].IsLandingPad = true;
-    else if (HasJumpTable && !AfterCall)
-      Labels[Offset].FromMap = true;
   }
   for (size_t Index = 0; Index < Instrs.size(); ++Index) {
     const Instruction &I = Instrs[Index];
@@ -202,7 +193,6 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
       B.First = Index;
       if (L != Labels.end()) {
         B.IsLandingPad = L->second.IsLandingPad;
-        B.IsMapLabel = L->second.FromMap;
       }
     }
     Blocks.back().Last = Index;
@@ -321,11 +311,7 @@ std::vector<uint64_t> BoltFunctionView::indirectTargets(size_t Index) const {
     return It->second;
   if (StrictMode)
     return ReferencedOffsets;
-  std::vector<uint64_t> Targets;
-  for (const Block &B : Blocks)
-    if (B.IsMapLabel)
-      Targets.push_back(B.Start);
-  return Targets;
+  return {};
 }
 
 std::vector<uint32_t> BoltFunctionView::dfs() const {

@@ -11,7 +11,6 @@
 #include "bbmap/Profile/BoltHash.h"
 #include "llvm/ADT/Bitfields.h"
 #include "llvm/ADT/Hashing.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
@@ -37,19 +36,23 @@ std::string hashInteger(uint64_t Value) {
   return S;
 }
 
-/// The opcode name BOLT's MCInst has for \p I.
+/// The opcode name BOLT's MCInst has for \p I: getShortBranchOpcode() of a
+/// jcc, convertJmpToTailCall() of a tail call.
 StringRef boltOpcodeName(StringRef Name, const Instruction &I, bool TailCall) {
+  static const std::pair<StringRef, StringRef> Short[] = {{"JCC_2", "JCC_1"},
+                                                          {"JCC_4", "JCC_1"}};
+  static const std::pair<StringRef, StringRef> Tail[] = {
+      {"JMP_1", "JMP_4"},   {"JMP_2", "JMP_4"},   {"JMP16m", "JMP32m"},
+      {"JMP64m", "JMP32m"}, {"JMP16r", "JMP32r"}, {"JMP64r", "JMP32r"}};
+  ArrayRef<std::pair<StringRef, StringRef>> Renames;
   if (I.Kind == InstrKind::CondBranch)
-    return StringSwitch<StringRef>(Name)
-        .Cases("JCC_2", "JCC_4", "JCC_1")
-        .Default(Name);
-  if (!TailCall)
-    return Name;
-  return StringSwitch<StringRef>(Name)
-      .Cases("JMP_1", "JMP_2", "JMP_4")
-      .Cases("JMP16m", "JMP64m", "JMP32m")
-      .Cases("JMP16r", "JMP64r", "JMP32r")
-      .Default(Name);
+    Renames = Short;
+  else if (TailCall)
+    Renames = Tail;
+  for (const auto &[From, To] : Renames)
+    if (Name == From)
+      return To;
+  return Name;
 }
 
 /// The index of the displacement of \p Inst's PC-relative memory

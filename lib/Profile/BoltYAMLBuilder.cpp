@@ -56,7 +56,6 @@ public:
 private:
   void recordBranch(uint64_t From, uint64_t To, const BoltCounts &C);
   BoltCounts &edge(size_t From, size_t To);
-  std::optional<size_t> blockAt(uint64_t Offset) const;
   std::optional<size_t> blockContaining(uint64_t Offset) const;
   std::vector<boltyaml::CallSite> callSites(size_t BB) const;
   bool isListed(size_t BB) const;
@@ -80,13 +79,6 @@ std::optional<size_t> FunctionProfile::blockContaining(uint64_t Offset) const {
         return B.Start <= Offset;
       });
   return std::prev(It) - Blocks.begin();
-}
-
-std::optional<size_t> FunctionProfile::blockAt(uint64_t Offset) const {
-  std::optional<size_t> BB = blockContaining(Offset);
-  if (BB && View.blocks()[*BB].Start == Offset)
-    return BB;
-  return std::nullopt;
 }
 
 BoltCounts &FunctionProfile::edge(size_t From, size_t To) {

@@ -3,12 +3,13 @@
 // Rebuilds the basic blocks BOLT's buildCFG() makes of one function, from a
 // linear disassembly of its symbol extent and the function's
 // .llvm_bb_addr_map blocks: a block starts at the entry, at direct branch
-// targets, at landing pads, at map blocks that do not follow a call (jump
-// table targets) and after every terminator, except that a jmp right after
-// a jcc stays in the jcc's block (unless it is a tail call). Calls do not end
-// blocks; padding nops stay in the block they follow. As in BOLT, a tail call
-// (a jump or jcc to another function, an indirect jump of a map block with
-// HasTailCall) counts as a call. Successors and predecessors are kept in
+// and jump-table targets, at landing pads (map blocks with IsEHPad), in
+// strict relocation mode at offsets data refers to, and after every
+// terminator, except that a jmp right after a jcc stays in the jcc's block
+// (unless it is a tail call). Calls do not end blocks; padding nops after a
+// terminator form a block of their own. As in BOLT, a tail call (a jump or
+// jcc to another function, an indirect jump BOLT takes for one) counts as a
+// call. Successors and predecessors are kept in
 // the order buildCFG() adds them (taken branches by source and target
 // offset, then the fall-through), and dfs() orders the blocks as
 // BinaryFunction::dfs(). On these blocks it answers what BOLT's
@@ -80,8 +81,6 @@ public:
     size_t First = 0;
     size_t Last = 0;
     bool IsLandingPad = false;
-    /// Starts a map block that follows no call (a jump-table target).
-    bool IsMapLabel = false;
     /// The condition code of a jcc ending the block (before a jmp or not).
     std::optional<unsigned> CondCode;
     llvm::SmallVector<uint32_t, 2> Successors;
@@ -114,7 +113,9 @@ public:
   /// \p Address lies in one of the function's jump tables.
   bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
-  /// function, or an indirect jump its map block marks HasTailCall.
+  /// function, an indirect jump of a single-block function or (strict
+  /// mode) of a function nothing refers into, or one its map block marks
+  /// HasTailCall.
   bool isTailCall(const Instruction &I) const;
 
   /// The fall-through edges of the run from offset \p From to offset
@@ -158,9 +159,6 @@ private:
   std::vector<Block> Blocks;
   /// The function's map blocks (addresses).
   std::vector<MapBlockStart> MapBlocks;
-  /// A map block has an indirect jump that is no tail call: a jump table or
-  /// computed goto, whose targets data refers to.
-  bool HasJumpTable = false;
   bool StrictMode = false;
   /// Indirect jump index -> the offsets its jump table holds.
   std::map<size_t, std::vector<uint64_t>> JumpTargets;
