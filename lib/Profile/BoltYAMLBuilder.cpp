@@ -6,6 +6,9 @@
 // DataReader::recordBranch() and getFallthroughsInTrace() added, call
 // sites carry the counts convertBranchData() annotated. The listing rules
 // (which functions and blocks appear) are YAMLProfileWriter::convert()'s.
+// For IP samples perf2bolt writes no blocks; here each block gets its
+// samples as `events`, which llvm-bolt's YAMLProfileReader turns into block
+// counts as DataReader does for a no_lbr fdata file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -248,6 +251,34 @@ blockOrder(const BoltFunctionView &View, bool UseDFS) {
   return {Order, Index};
 }
 
+/// The blocks of a sample profile: each block's samples as `events`, as
+/// DataReader::readSampleData() counts them for a no_lbr fdata file (the
+/// samples from the block's start to the next block's), blocks without
+/// samples left out.
+std::vector<boltyaml::Block> sampleBlocks(const BoltFunctionView &View,
+                                          const BoltFunctionRecords &R,
+                                          ArrayRef<uint32_t> Order,
+                                          ArrayRef<uint32_t> Index,
+                                          ArrayRef<uint64_t> Hashes) {
+  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
+  std::vector<boltyaml::Block> Result;
+  for (uint32_t BB : Order) {
+    uint64_t End = BB + 1 < Blocks.size() ? Blocks[BB + 1].Start : View.size();
+    uint64_t Samples = 0;
+    for (auto It = R.Samples.lower_bound(Blocks[BB].Start);
+         It != R.Samples.end() && It->first < End; ++It)
+      Samples += It->second;
+    if (!Samples)
+      continue;
+    boltyaml::Block &YB = Result.emplace_back();
+    YB.Index = Index[BB];
+    YB.NumInstructions = Blocks[BB].numInstructions();
+    YB.Hash = Hashes[BB];
+    YB.EventCount = Samples;
+  }
+  return Result;
+}
+
 class YAMLBuilder {
 public:
   YAMLBuilder(const MappedBinary &Binary, const InstructionDecoder &Decoder,
@@ -302,14 +333,16 @@ boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
   BoltHashes Hashes = Hasher.hash(*View, Options.Hash, Options.UseDFS);
   YF.Hash = Hashes.Function;
   YF.NumBlocks = View->blocks().size();
-  if (Options.BasicSamples)
+  auto [Order, Index] = blockOrder(*View, Options.UseDFS);
+  if (Options.BasicSamples) {
+    YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
     return YF;
+  }
   FunctionProfile P(*View, Records.functions(), ByName);
   for (const auto &[Key, C] : R.Entries)
     P.addEntry(Key.second, C.Count);
   for (const auto &[Key, C] : R.Branches)
     P.addBranch(R, Key.first, Key.second, C);
-  auto [Order, Index] = blockOrder(*View, Options.UseDFS);
   YF.Blocks = P.blocks(Order, Index, Hashes.Blocks);
   return YF;
 }

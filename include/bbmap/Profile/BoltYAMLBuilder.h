@@ -6,8 +6,9 @@
 // DataAggregator attaches them (entry counts, branch and fall-through edge
 // counts, call-site counts), with BOLT's function numbers, function and
 // block hashes (BoltHash.h) and block instruction counts. IP samples give
-// every block its sample count as `exec` (perf2bolt drops them). The
-// writer is BoltYAML.h; docs/profile.md describes the output.
+// every block its sample count as `events` (perf2bolt drops them), which
+// llvm-bolt reads as it reads a no_lbr fdata file. The writer is
+// BoltYAML.h; docs/profile.md describes the output.
 //
 //===----------------------------------------------------------------------===//
 
