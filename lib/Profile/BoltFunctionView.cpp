@@ -46,12 +46,18 @@ std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
 } // namespace
 
 void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
+                                     ArrayRef<JumpTableSite> Sites,
                                      const BoltCodeContext &Context) {
-  // Entries run while they name an instruction of the function.
+  // Entries run while they name an instruction of the function, up to the
+  // start of another of its jump tables.
   unsigned EntrySize = Site.Relative ? 4 : 8;
   std::vector<uint64_t> &Targets = JumpTargets[Site.Jump];
   uint64_t Entry = Site.Table;
   for (;; Entry += EntrySize) {
+    if (Entry != Site.Table && llvm::any_of(Sites, [&](const JumpTableSite &S) {
+          return S.Table == Entry;
+        }))
+      break;
     std::optional<uint64_t> Value = Context.ReadData(Entry, EntrySize);
     if (!Value)
       break;
@@ -102,9 +108,12 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   // Instruction index -> condition code of the jcc there.
   DenseMap<size_t, unsigned> CondCodes;
   std::vector<JumpTableSite> Sites;
-  // The last PC-relative LEA's target since the last block end: a PIC jump
-  // table's base.
-  std::optional<uint64_t> LeaTarget;
+  // A PIC jump table: `lea T(%rip), %b` (anywhere before, as BOLT looks
+  // back through the function), `movslq (%b,%i,4), %r`, `add %b, %r`,
+  // `jmp *%r`. Register -> the last PC-relative LEA's target it got, and
+  // register -> the base of the table entry it loaded.
+  DenseMap<unsigned, uint64_t> LeaTargets;
+  DenseMap<unsigned, unsigned> EntryBases;
   for (uint64_t Offset = 0; Offset < F.Size;) {
     MCInst Inst;
     std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
@@ -114,25 +123,32 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
         Inst.getOperand(Inst.getNumOperands() - 1).isImm())
       CondCodes[V.Instrs.size()] =
           Inst.getOperand(Inst.getNumOperands() - 1).getImm();
-    if (Decoder.opcodeName(Inst.getOpcode()).starts_with("LEA"))
+    StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+    if (Name == "LEA64r")
       if (std::optional<uint64_t> T =
               Decoder.analysis().evaluateMemoryOperandAddress(
                   Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
-        LeaTarget = T;
+        LeaTargets[Inst.getOperand(0).getReg().id()] = *T;
+    if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
+      EntryBases[Inst.getOperand(0).getReg().id()] =
+          Inst.getOperand(1).getReg().id();
     if (I->Kind == InstrKind::IndirectBranch) {
       if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
         Sites.push_back({V.Instrs.size(), *Table, false});
-      else if (LeaTarget && Inst.getNumOperands() == 1)
-        Sites.push_back({V.Instrs.size(), *LeaTarget, true});
+      else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg()) {
+        auto Base = EntryBases.find(Inst.getOperand(0).getReg().id());
+        auto Table = Base == EntryBases.end() ? LeaTargets.end()
+                                              : LeaTargets.find(Base->second);
+        if (Table != LeaTargets.end())
+          Sites.push_back({V.Instrs.size(), Table->second, true});
+      }
     }
-    if (I->endsBlock())
-      LeaTarget.reset();
     I->Address = Offset;
     Offset += I->Size;
     V.Instrs.push_back(*I);
   }
   for (const JumpTableSite &Site : Sites)
-    V.readJumpTable(Site, Context);
+    V.readJumpTable(Site, Sites, Context);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
   V.StrictMode = Context.StrictMode;
   if (V.StrictMode)

@@ -135,7 +135,9 @@ private:
     bool Relative = false;
   };
 
-  void readJumpTable(const JumpTableSite &Site, const BoltCodeContext &Context);
+  void readJumpTable(const JumpTableSite &Site,
+                     llvm::ArrayRef<JumpTableSite> Sites,
+                     const BoltCodeContext &Context);
   void collectReferences(const BoltCodeContext &Context);
   bool hasInternalReference() const;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
