@@ -29,6 +29,10 @@ struct Label {
   bool IsLandingPad = false;
 };
 
+/// A register operand's number (getReg() gives an MCRegister from LLVM 20
+/// on, an unsigned before).
+unsigned regOf(const MCOperand &Op) { return MCRegister(Op.getReg()).id(); }
+
 /// The table of a `jmp *TABLE(,%index,8)`: no base register, scale 8.
 std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
   if (Inst.getNumOperands() != 5)
@@ -128,15 +132,15 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
       if (std::optional<uint64_t> T =
               Decoder.analysis().evaluateMemoryOperandAddress(
                   Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
-        LeaTargets[Inst.getOperand(0).getReg().id()] = *T;
+        LeaTargets[regOf(Inst.getOperand(0))] = *T;
     if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
-      EntryBases[Inst.getOperand(0).getReg().id()] =
-          Inst.getOperand(1).getReg().id();
+      EntryBases[regOf(Inst.getOperand(0))] =
+          regOf(Inst.getOperand(1));
     if (I->Kind == InstrKind::IndirectBranch) {
       if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
         Sites.push_back({V.Instrs.size(), *Table, false});
       else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg()) {
-        auto Base = EntryBases.find(Inst.getOperand(0).getReg().id());
+        auto Base = EntryBases.find(regOf(Inst.getOperand(0)));
         auto Table = Base == EntryBases.end() ? LeaTargets.end()
                                               : LeaTargets.find(Base->second);
         if (Table != LeaTargets.end())
