@@ -134,8 +134,7 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
                   Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
         LeaTargets[regOf(Inst.getOperand(0))] = *T;
     if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
-      EntryBases[regOf(Inst.getOperand(0))] =
-          regOf(Inst.getOperand(1));
+      EntryBases[regOf(Inst.getOperand(0))] = regOf(Inst.getOperand(1));
     if (I->Kind == InstrKind::IndirectBranch) {
       if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
         Sites.push_back({V.Instrs.size(), *Table, false});

@@ -14,6 +14,7 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
 #include "llvm/Support/xxhash.h"
 #include <functional>
 #include <set>
@@ -36,8 +37,9 @@ std::string hashInteger(uint64_t Value) {
   return S;
 }
 
-/// The opcode name BOLT's MCInst has for \p I: getShortBranchOpcode() of a
-/// jcc, convertJmpToTailCall() of a tail call.
+/// The name of the opcode BOLT's MCInst has for \p I, one named \p Name
+/// when decoded: getShortBranchOpcode() of a jcc, convertJmpToTailCall() of
+/// a tail call.
 StringRef boltOpcodeName(StringRef Name, const Instruction &I, bool TailCall) {
   static const std::pair<StringRef, StringRef> Short[] = {{"JCC_2", "JCC_1"},
                                                           {"JCC_4", "JCC_1"}};
@@ -174,6 +176,22 @@ bool BoltHasher::isRelocated(uint64_t Begin, uint64_t End,
   return false;
 }
 
+unsigned BoltHasher::boltOpcode(const MCInst &Inst, const Instruction &I,
+                                bool TailCall) const {
+  StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+  StringRef BoltName = boltOpcodeName(Name, I, TailCall);
+  if (BoltName == Name)
+    return Inst.getOpcode();
+  auto It = Opcodes.find(BoltName);
+  if (It != Opcodes.end())
+    return It->second;
+  const MCInstrInfo &MII = Decoder.instrInfo();
+  for (unsigned Opcode = 0, E = MII.getNumOpcodes(); Opcode != E; ++Opcode)
+    if (MII.getName(Opcode) == BoltName)
+      return Opcodes[BoltName] = Opcode;
+  return Inst.getOpcode();
+}
+
 std::string BoltHasher::referenceString(const BoltFunctionView &View,
                                         uint64_t Target) const {
   // hashSymbol(): jump-table references hash to nothing.
@@ -241,7 +259,8 @@ std::string BoltHasher::blockString(const BoltFunctionView &View,
     MCInst Inst;
     if (!Decoder.decode(View.address() + I.Address, Inst))
       continue;
-    S += boltOpcodeName(Decoder.opcodeName(Inst.getOpcode()), I, TailCall);
+    Inst.setOpcode(boltOpcode(Inst, I, TailCall));
+    S += Decoder.opcodeName(Inst.getOpcode());
     if (!WithOperands)
       continue;
     int Displacement = pcRelDisplacement(Inst);
@@ -267,6 +286,7 @@ BoltHasher::looseBlockString(const BoltFunctionView &View,
     MCInst Inst;
     if (!Decoder.decode(View.address() + I.Address, Inst))
       continue;
+    Inst.setOpcode(boltOpcode(Inst, I, View.isTailCall(I)));
     std::string Mnemonic = Decoder.mnemonic(Inst);
     llvm::erase_if(Mnemonic, [](unsigned char C) { return std::isspace(C); });
     Mnemonics.insert(Mnemonic);

@@ -21,6 +21,7 @@
 #include "bbmap/Profile/BoltFunctionTable.h"
 #include "bbmap/Profile/BoltFunctionView.h"
 #include "bbmap/Profile/BoltYAMLProfile.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
 #include <map>
@@ -64,6 +65,9 @@ private:
                             int Displacement) const;
   std::string referenceString(const BoltFunctionView &View,
                               uint64_t Target) const;
+  /// The opcode of BOLT's MCInst for \p I, decoded as \p Inst.
+  unsigned boltOpcode(const llvm::MCInst &Inst, const Instruction &I,
+                      bool TailCall) const;
   void collectAbsoluteRelocations(const llvm::object::ELFObjectFileBase &Obj);
   /// An absolute relocation between \p Begin and \p End gives \p Value.
   bool isRelocated(uint64_t Begin, uint64_t End, int64_t Value) const;
@@ -75,6 +79,8 @@ private:
   /// Address patched by an absolute relocation of code -> the value it
   /// gets (symbol + addend).
   std::map<uint64_t, uint64_t> AbsoluteRelocations;
+  /// Opcodes by name, of the opcodes BOLT renames to, found once.
+  mutable llvm::StringMap<unsigned> Opcodes;
 };
 
 } // namespace bbmap
