@@ -348,9 +348,14 @@ std::vector<uint32_t> BoltFunctionView::dfs() const {
     Order.push_back(BB);
     const Block &B = Blocks[BB];
     if (B.CondCode && B.Successors.size() == 2) {
-      // X86's canonical condition codes (O, B, E, BE, S, P, L, LE) are the
-      // even ones; their taken successor is visited last.
-      bool Canonical = *B.CondCode % 2 == 0;
+      // X86MCPlusBuilder::getCanonicalBranchCondCode() maps each condition
+      // and its inverse to one of O, B, E, A, S, P, L, G (X86::CondCode 0,
+      // 2, 4, 7, 8, 10, 12, 15); dfs() visits the fall-through of those
+      // first.
+      static constexpr unsigned CanonicalCodes = 1u << 0 | 1u << 2 | 1u << 4 |
+                                                 1u << 7 | 1u << 8 | 1u << 10 |
+                                                 1u << 12 | 1u << 15;
+      bool Canonical = *B.CondCode < 16 && (CanonicalCodes >> *B.CondCode & 1);
       Stack.push_back(B.Successors[Canonical ? 0 : 1]);
       Stack.push_back(B.Successors[Canonical ? 1 : 0]);
       continue;
