@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/BoltYAMLCounts.h"
-#include "bbmap/Profile/BoltFunctionTable.h"
 #include "bbmap/Profile/BoltFunctionView.h"
+#include "bbmap/Profile/BoltRecords.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -60,7 +60,8 @@ private:
   const MappedBinary &Binary;
   const InstructionDecoder &Decoder;
   const AddressIndex &Index;
-  BoltFunctionTable Table;
+  /// BOLT's functions and their blocks, as perf2bolt's records see them.
+  BoltRecordAggregator Bolt;
   std::vector<MapBlockStart> MapBlocks;
   StringMap<const BoltFunction *> ByName;
   DenseMap<uint32_t, const boltyaml::Function *> ByID;
@@ -72,9 +73,9 @@ private:
 YAMLCharger::YAMLCharger(const boltyaml::Profile &P, const MappedBinary &Binary,
                          const InstructionDecoder &Decoder)
     : P(P), Binary(Binary), Decoder(Decoder), Index(Binary.index()),
-      Table(BoltFunctionTable::build(Binary.object(), Decoder.subtargetInfo())),
+      Bolt(Binary, Decoder, FdataDialect::Bolt22),
       MapBlocks(mapBlockStarts(Binary)) {
-  for (const BoltFunction &F : Table.functions()) {
+  for (const BoltFunction &F : Bolt.functions().functions()) {
     ByName.try_emplace(F.Name, &F);
     ByName.try_emplace(F.BATName, &F);
   }
@@ -293,10 +294,8 @@ void YAMLCharger::chargeFunction(const boltyaml::Function &YF) {
     Out.Misfits.push_back({YF.Name, "not in the binary", YF.ExecCount});
     return;
   }
-  ArrayRef<MapBlockStart> Starts = mapBlocksOf(*BF);
-  std::vector<uint32_t> Entries = mapEntries(Starts);
-  std::optional<BoltFunctionView> View =
-      BoltFunctionView::build(*BF, Decoder, Starts);
+  std::vector<uint32_t> Entries = mapEntries(mapBlocksOf(*BF));
+  const BoltFunctionView *View = Bolt.viewOf(*BF);
   // Code without a map (start-up code) is not charged, as for any input.
   if (Entries.empty())
     return;

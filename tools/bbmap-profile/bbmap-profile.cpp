@@ -19,6 +19,7 @@
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/Profile/BoltYAMLBuilder.h"
 #include "bbmap/Profile/BoltYAMLCounts.h"
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/FlowInference.h"
@@ -98,7 +99,7 @@ cl::opt<std::string>
                           "of BOLT's blocks, charged to the map's"),
                  cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat { Text, JSON, Fdata, Clusters, SymbolOrder };
+enum class OutputFormat { Text, JSON, Fdata, YAML, Clusters, SymbolOrder };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -116,7 +117,10 @@ cl::opt<OutputFormat> Format(
                           "cache-directed order"),
                clEnumValN(OutputFormat::Fdata, "fdata",
                           "BOLT fdata, as perf2bolt writes it for the same "
-                          "input (llvm-bolt --data)")),
+                          "input (llvm-bolt --data)"),
+               clEnumValN(OutputFormat::YAML, "yaml",
+                          "BOLT YAML, as perf2bolt --profile-format=yaml "
+                          "writes it for the same input (llvm-bolt --data)")),
     cl::init(OutputFormat::Text), cl::cat(ProfileCategory));
 cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -133,7 +137,8 @@ cl::opt<std::string> CFG("cfg",
                          cl::value_desc("function"), cl::cat(ProfileCategory));
 cl::opt<FdataDialect> Dialect(
     "fdata-dialect",
-    cl::desc("With --format=fdata, the perf2bolt to match (default: 22)"),
+    cl::desc("With --format=fdata or yaml, the perf2bolt to match (default: "
+             "22)"),
     cl::values(clEnumValN(FdataDialect::Bolt22, "22", "perf2bolt 22"),
                clEnumValN(FdataDialect::Bolt19, "19",
                           "perf2bolt 19: unknown ends keep their address"),
@@ -142,8 +147,8 @@ cl::opt<FdataDialect> Dialect(
     cl::init(FdataDialect::Bolt22), cl::cat(ProfileCategory));
 cl::opt<bool> BasicSamples(
     "ba",
-    cl::desc("With --format=fdata, write IP samples (a no_lbr file, as "
-             "perf2bolt --ba); the default for profiles without branches"),
+    cl::desc("With --format=fdata or yaml, write IP samples (a no_lbr file, "
+             "as perf2bolt --ba); the default for profiles without branches"),
     cl::cat(ProfileCategory));
 cl::opt<ClusterConsumer> LayoutFor(
     "layout-for",
@@ -306,24 +311,30 @@ StringRef formatName(ProfileFormat F) {
   return "";
 }
 
+/// The output is one of perf2bolt's (fdata or YAML), of the profiled
+/// binary itself.
+bool writesPerf2boltOutput() {
+  return (Format == OutputFormat::Fdata || Format == OutputFormat::YAML) &&
+         CFG.empty();
+}
+
 /// Refuses a binary whose blocks the profile cannot be charged to: one
 /// without a map, and a BOLTed one without --input-binary (its map, if BOLT
 /// copied one, still describes the input's addresses).
 void checkBinary(const MappedBinary &Binary) {
   bool Bolted = Binary.bat() != nullptr;
-  bool Fdata = Format == OutputFormat::Fdata && CFG.empty();
-  if (!BoltYAMLPath.empty() && Format == OutputFormat::Fdata) {
+  bool Fdata = writesPerf2boltOutput();
+  if (!BoltYAMLPath.empty() && Fdata) {
     WithColor::error(errs(), ToolName)
-        << "--format=fdata writes perf2bolt's records, which a YAML profile "
-           "does not hold\n";
+        << "--format=fdata and --format=yaml write perf2bolt's records, "
+           "which a YAML profile does not hold\n";
     exit(2);
   }
-  if (!ProfiledBinaryPath.empty() &&
-      (!InputBinaryPath.empty() || Format == OutputFormat::Fdata)) {
+  if (!ProfiledBinaryPath.empty() && (!InputBinaryPath.empty() || Fdata)) {
     WithColor::error(errs(), ToolName)
         << "--profiled-binary carries block counts to BINARY: it does not go "
-           "with --input-binary or --format=fdata (run those on the profiled "
-           "binary)\n";
+           "with --input-binary or --format=fdata or yaml (run those on the "
+           "profiled binary)\n";
     exit(2);
   }
   if (!InputBinaryPath.empty() && !Bolted)
@@ -453,7 +464,7 @@ int main(int argc, char **argv) {
       BinaryPath,
       MappedBinary::open(BinaryPath, MappedBinary::MapRequirement::Optional));
   checkBinary(*Binary);
-  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
+  bool WritesFdata = writesPerf2boltOutput();
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
   std::optional<ChargedBinary> Profiled;
@@ -475,6 +486,17 @@ int main(int argc, char **argv) {
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
+  if (WritesFdata && Format == OutputFormat::YAML) {
+    warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
+    BoltYAMLOptions Options;
+    Options.Dialect = Dialect;
+    Options.BasicSamples = BasicSamples || !Profile.HasBranches;
+    boltyaml::writeBoltYAML(
+        unwrap(BinaryPath, buildBoltYAML(Profile, *Binary, *Decoder, Options)),
+        Out.os());
+    Out.keep();
+    return 0;
+  }
   if (WritesFdata) {
     warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
     FdataOptions Options;
