@@ -291,9 +291,13 @@ public:
   }
 
   boltyaml::Profile build(const BranchProfile &Profile);
+  boltyaml::Profile build(const BlockProfile &Blocks);
 
 private:
   boltyaml::Header header(const BranchProfile &Profile) const;
+  BoltFunctionRecords recordsOf(const BlockProfile &Blocks,
+                                const FunctionBlocks &F,
+                                const BoltFunction &BF);
   boltyaml::Function function(const BoltFunctionRecords &R);
 
   const MappedBinary &Binary;
@@ -365,7 +369,94 @@ boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
   return P;
 }
 
+/// The records perf2bolt would have made of a run with \p Blocks' counts
+/// in \p F: each map edge as a branch from the last instruction of its
+/// source block (a fall-through is one too, as in fdata), the fall-through
+/// into each BOLT block that starts inside a map block, the calls, and the
+/// entries from outside.
+BoltFunctionRecords YAMLBuilder::recordsOf(const BlockProfile &Blocks,
+                                           const FunctionBlocks &F,
+                                           const BoltFunction &BF) {
+  const AddressIndex &Index = Binary.index();
+  BoltFunctionRecords R;
+  R.Function = &BF;
+  R.Name = BF.Name;
+  const BoltFunctionView *View = Records.viewOf(BF);
+  if (!View)
+    return R;
+  ArrayRef<Instruction> Instrs = View->instructions();
+  auto LastBefore = [&](uint64_t End) {
+    auto It = partition_point(
+        Instrs, [&](const Instruction &I) { return I.end() <= End; });
+    return It == Instrs.begin() ? 0 : std::prev(It)->Address;
+  };
+  auto Branch = [&](uint64_t From, BoltLocation To, uint64_t Count) {
+    if (Count)
+      R.Branches[{From, To}].add(Count, 0);
+  };
+  uint64_t Entered = Blocks.Counts[F.Entries[entryPosition(F, Index)]];
+  for (const auto &[Key, C] : functionEdges(Blocks, Index, F)) {
+    uint64_t To = Index.blockStart(Key.second) - BF.Address;
+    if (To == 0)
+      Entered -= std::min(Entered, C.Count);
+    Branch(LastBefore(Index.blockEnd(Key.first) - BF.Address),
+           {true, R.Name, To}, C.Count);
+  }
+  ArrayRef<BoltFunctionView::Block> Bolt = View->blocks();
+  for (size_t K = 1; K < Bolt.size(); ++K) {
+    uint32_t E = Index.find(BF.Address + Bolt[K].Start);
+    if (E != AddressIndex::NotFound &&
+        Index.blockStart(E) != BF.Address + Bolt[K].Start)
+      Branch(Instrs[Bolt[K - 1].Last].Address, {true, R.Name, Bolt[K].Start},
+             Blocks.Counts[E]);
+  }
+  CallKey First{BF.Address, 0, false};
+  for (auto It = Blocks.Calls.lower_bound(First);
+       It != Blocks.Calls.end() && It->first.Site < BF.Address + BF.Size;
+       ++It) {
+    const BoltFunction *Callee =
+        Records.functions().containing(It->first.Callee);
+    BoltLocation To{false, "[unknown]", 0};
+    if (Callee)
+      To = {true, Callee->Name, It->first.Callee - Callee->Address};
+    Branch(It->first.Site - BF.Address, To, It->second.Count);
+  }
+  if (Entered)
+    R.Entries[{BoltLocation{false, "[unknown]", 0}, 0}].add(Entered, 0);
+  return R;
+}
+
+boltyaml::Profile YAMLBuilder::build(const BlockProfile &Blocks) {
+  boltyaml::Profile P;
+  P.Head = header(BranchProfile());
+  std::vector<FunctionBlocks> Profiled =
+      profiledFunctions(Blocks, Binary.index());
+  llvm::sort(Profiled, [](const FunctionBlocks &A, const FunctionBlocks &B) {
+    return A.Address < B.Address;
+  });
+  for (const FunctionBlocks &F : Profiled) {
+    const BoltFunction *BF = Records.functions().containing(F.Address);
+    if (!BF || BF->Address != F.Address)
+      continue;
+    P.Functions.push_back(function(recordsOf(Blocks, F, *BF)));
+  }
+  return P;
+}
+
 } // namespace
+
+Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
+                                          const MappedBinary &Binary,
+                                          const InstructionDecoder &Decoder,
+                                          const BoltYAMLOptions &Options) {
+  if (Binary.translator())
+    return createStringError(inconvertibleErrorCode(),
+                             "YAML output for a BOLTed binary (BAT mode) is "
+                             "not supported");
+  BoltYAMLOptions LBR = Options;
+  LBR.BasicSamples = false;
+  return YAMLBuilder(Binary, Decoder, LBR).build(Blocks);
+}
 
 Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
                                           const MappedBinary &Binary,

@@ -311,11 +311,13 @@ StringRef formatName(ProfileFormat F) {
   return "";
 }
 
-/// The output is one of perf2bolt's (fdata or YAML), of the profiled
-/// binary itself.
+/// The output is one of perf2bolt's (fdata or YAML) of the profiled
+/// binary itself, written from the profile's records. The YAML of a
+/// carried profile, or of a YAML input, is written from block counts.
 bool writesPerf2boltOutput() {
-  return (Format == OutputFormat::Fdata || Format == OutputFormat::YAML) &&
-         CFG.empty();
+  bool RecordYAML = Format == OutputFormat::YAML &&
+                    ProfiledBinaryPath.empty() && BoltYAMLPath.empty();
+  return (Format == OutputFormat::Fdata || RecordYAML) && CFG.empty();
 }
 
 /// Refuses a binary whose blocks the profile cannot be charged to: one
@@ -326,15 +328,15 @@ void checkBinary(const MappedBinary &Binary) {
   bool Fdata = writesPerf2boltOutput();
   if (!BoltYAMLPath.empty() && Fdata) {
     WithColor::error(errs(), ToolName)
-        << "--format=fdata and --format=yaml write perf2bolt's records, "
-           "which a YAML profile does not hold\n";
+        << "--format=fdata writes perf2bolt's records, which a YAML profile "
+           "does not hold\n";
     exit(2);
   }
   if (!ProfiledBinaryPath.empty() && (!InputBinaryPath.empty() || Fdata)) {
     WithColor::error(errs(), ToolName)
         << "--profiled-binary carries block counts to BINARY: it does not go "
-           "with --input-binary or --format=fdata or yaml (run those on the "
-           "profiled binary)\n";
+           "with --input-binary or --format=fdata (run those on the profiled "
+           "binary)\n";
     exit(2);
   }
   if (!InputBinaryPath.empty() && !Bolted)
@@ -579,6 +581,14 @@ int main(int argc, char **argv) {
     writeClusterProfile(Layout, LayoutFor, Out.os());
   } else if (Format == OutputFormat::SymbolOrder) {
     writeSymbolOrder(Layout, Out.os());
+  } else if (Format == OutputFormat::YAML) {
+    BoltYAMLOptions Options;
+    Options.Dialect = Dialect;
+    boltyaml::writeBoltYAML(
+        unwrap(Charged.path(),
+               buildBoltYAML(Blocks, Charged,
+                             Profiled ? *Decoder : CountedDecoder, Options)),
+        Out.os());
   } else if (Format == OutputFormat::JSON) {
     printProfileJSON(Out.os(), Charged, Blocks, Origin, PrettyPrint);
   } else {

@@ -17,6 +17,7 @@
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BoltRecords.h"
 #include "bbmap/Profile/BoltYAMLProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
@@ -39,6 +40,15 @@ struct BoltYAMLOptions {
 /// A BOLTed binary (BAT mode) is not supported.
 llvm::Expected<boltyaml::Profile>
 buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
+              const InstructionDecoder &Decoder,
+              const BoltYAMLOptions &Options);
+
+/// The YAML profile of the block counts \p Blocks of \p Binary (a profile
+/// carried from another build, or inferred from IP samples), as perf2bolt
+/// would write it for a run with those counts: each edge and call a
+/// branch record, attached to BOLT's CFG as the other overload does.
+llvm::Expected<boltyaml::Profile>
+buildBoltYAML(const BlockProfile &Blocks, const MappedBinary &Binary,
               const InstructionDecoder &Decoder,
               const BoltYAMLOptions &Options);
 
