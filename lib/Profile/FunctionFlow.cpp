@@ -113,6 +113,7 @@ void CFGBuilder::addFallThrough(uint32_t Node, CFGNode &N,
   if (FallsThrough && Next)
     N.addSuccessor(*Next);
   N.Returns = Kind == InstrKind::Return;
+  N.IndirectJump = Kind == InstrKind::IndirectBranch;
   if ((FallsThrough && !Next) || N.Returns ||
       Kind == InstrKind::IndirectBranch || Kind == InstrKind::Trap ||
       (Last && Last->isCall() && !FallsThrough))

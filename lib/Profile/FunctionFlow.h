@@ -34,6 +34,9 @@ struct CFGNode {
   /// a call that does not come back, bytes that do not decode).
   bool Exits = false;
   bool Returns = false;
+  /// The block ends in an indirect jump (a jump table, a computed goto):
+  /// the code does not name its successors.
+  bool IndirectJump = false;
   /// Direct calls and tail calls made from the block.
   llvm::SmallVector<CallKey, 1> Calls;
 

@@ -39,13 +39,20 @@ struct BlockHash {
   explicit BlockHash(uint64_t H)
       : Offset(H), Opcodes(H >> 16), Instrs(H >> 32), Neighbors(H >> 48) {}
 
+  /// The hash with the position left out.
+  uint64_t code() const {
+    return uint64_t(Opcodes) | uint64_t(Instrs) << 16 |
+           uint64_t(Neighbors) << 32;
+  }
+
   /// How far apart two blocks of equal opcode hash are: operands first,
-  /// then neighbours, then position.
-  uint64_t distance(const BlockHash &O) const {
+  /// then neighbours, then position, this block's moved by \p Shift
+  /// instructions.
+  uint64_t distance(const BlockHash &O, int64_t Shift) const {
     uint64_t D = Instrs != O.Instrs;
     D = (D << 1) | (Neighbors != O.Neighbors);
-    return (D << 16) |
-           (Offset > O.Offset ? Offset - O.Offset : O.Offset - Offset);
+    int16_t Moved = int16_t(uint16_t(O.Offset - Offset - Shift));
+    return (D << 16) | uint16_t(Moved < 0 ? -Moved : Moved);
   }
 };
 
@@ -112,6 +119,7 @@ private:
                  const PairHashes &H) const;
   void copy(const FunctionBlocks &F, const FunctionBlocks &G);
   std::optional<uint64_t> newCallee(const CallKey &K, uint64_t NewSite) const;
+  std::vector<int64_t> shifts(const PairHashes &H) const;
   std::vector<llvm::SmallVector<uint32_t, 1>>
   matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
               const PairHashes &H);
@@ -240,6 +248,40 @@ void ProfileCarrier::copy(const FunctionBlocks &F, const FunctionBlocks &G) {
   }
 }
 
+/// Per old block, how many instructions the code before it grew or shrank
+/// by: the move of the closest block at or before it whose hash, position
+/// aside, is unique in both builds (an anchor; 0 before the first). A
+/// patch moves every block after it; matching then prefers the block at
+/// the moved position among blocks of equal code.
+std::vector<int64_t> ProfileCarrier::shifts(const PairHashes &H) const {
+  DenseMap<uint64_t, std::pair<uint32_t, uint32_t>> Seen;
+  auto Count = [&](ArrayRef<uint64_t> Hashes, bool IsNew) {
+    for (uint32_t I = 0; I < Hashes.size(); ++I) {
+      auto &[Times, Where] = Seen[BlockHash(Hashes[I]).code()];
+      Times += IsNew ? 0x10000 : 1;
+      if (!IsNew)
+        Where = I;
+    }
+  };
+  Count(H.Old, false);
+  Count(H.New, true);
+  std::vector<int64_t> Shift(H.Old.size());
+  int64_t Current = 0;
+  for (uint32_t J = 0; J < H.New.size(); ++J) {
+    auto It = Seen.find(BlockHash(H.New[J]).code());
+    if (It->second.first == 0x10001)
+      Shift[It->second.second] = int64_t(BlockHash(H.New[J]).Offset) -
+                                 BlockHash(H.Old[It->second.second]).Offset;
+  }
+  for (uint32_t I = 0; I < H.Old.size(); ++I) {
+    auto It = Seen.find(BlockHash(H.Old[I]).code());
+    if (It->second.first == 0x10001)
+      Current = Shift[I];
+    Shift[I] = Current;
+  }
+  return Shift;
+}
+
 /// For each block of \p G, the profiled blocks of \p F that matched it.
 /// Several old blocks can match one new block (a loop unrolled in the old
 /// build and not in the new): their counts add up.
@@ -250,6 +292,7 @@ ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
   DenseMap<uint16_t, SmallVector<uint32_t, 2>> ByOpcodes;
   for (uint32_t J = 0; J < G.Entries.size(); ++J)
     ByOpcodes[BlockHash(H.New[J]).Opcodes].push_back(J);
+  std::vector<int64_t> Shift = shifts(H);
   uint32_t OldEntry = entryPosition(F, FromIndex);
   uint32_t NewEntry = entryPosition(G, ToIndex);
   for (uint32_t I = 0; I < F.Entries.size(); ++I) {
@@ -260,7 +303,7 @@ ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
     BlockHash Hash(H.Old[I]);
     uint64_t BestDistance = UINT64_MAX;
     for (uint32_t J : ByOpcodes.lookup(Hash.Opcodes)) {
-      uint64_t D = Hash.distance(BlockHash(H.New[J]));
+      uint64_t D = Hash.distance(BlockHash(H.New[J]), Shift[I]);
       if (D < BestDistance) {
         Best = J;
         BestDistance = D;
@@ -292,6 +335,26 @@ void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G,
   bool FromMap = false;
   std::vector<CFGNode> Nodes =
       buildFunctionCFG(G, ToIndex, To.Decoder, FromMap);
+  // An edge the old build took from an indirect jump between two blocks
+  // that matched is one of the new CFG too, though the code does not name
+  // it; the code names every other edge.
+  std::vector<std::optional<uint32_t>> NewOf(F.Entries.size());
+  for (uint32_t J = 0; J < G.Entries.size(); ++J)
+    for (uint32_t I : Match[J])
+      NewOf[I] = J;
+  DenseMap<std::pair<uint32_t, uint32_t>, uint64_t> OldEdges;
+  for (const auto &[Key, C] : functionEdges(Old, FromIndex, F)) {
+    auto Position = [&](uint32_t E) {
+      return uint32_t(lower_bound(F.Entries, E) - F.Entries.begin());
+    };
+    std::optional<uint32_t> S = NewOf[Position(Key.first)];
+    std::optional<uint32_t> T = NewOf[Position(Key.second)];
+    if (!S || !T || !C.Count)
+      continue;
+    if (Nodes[*S].IndirectJump)
+      Nodes[*S].addSuccessor(*T);
+    OldEdges[{*S, *T}] += C.Count;
+  }
   std::vector<std::optional<uint64_t>> Weights(G.Entries.size());
   for (uint32_t J = 0; J < G.Entries.size(); ++J)
     for (uint32_t I : Match[J])
@@ -301,16 +364,10 @@ void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G,
     assignWeights(Net, Nodes, New);
     return;
   }
-  DenseMap<std::pair<uint32_t, uint32_t>, uint64_t> OldEdges;
-  for (const auto &[Key, C] : functionEdges(Old, FromIndex, F))
-    OldEdges[Key] = C.Count;
   for (FlowJump &J : Net.Func.Jumps) {
     if (J.Source == 0 || J.Target == Nodes.size() + 1)
       continue;
-    uint64_t Count = 0;
-    for (uint32_t S : Match[J.Source - 1])
-      for (uint32_t T : Match[J.Target - 1])
-        Count += OldEdges.lookup({F.Entries[S], F.Entries[T]});
+    uint64_t Count = OldEdges.lookup({J.Source - 1, J.Target - 1});
     if (!Count)
       continue;
     J.HasUnknownWeight = false;
