@@ -53,6 +53,7 @@ private:
   std::vector<uint32_t> mapEntries(ArrayRef<MapBlockStart> Starts) const;
   size_t boltBlockAt(const BoltFunctionView &View, uint64_t Offset) const;
   void chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries);
+  void chargeSamples(const Placed &F);
   void chargeEdges(const Placed &F);
   void chargeCalls(const Placed &F);
 
@@ -206,6 +207,10 @@ size_t YAMLCharger::boltBlockAt(const BoltFunctionView &View,
 /// runs.
 void YAMLCharger::chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries) {
   BlockProfile &Out = this->Out.Profile;
+  if (Out.Kind == CountKind::Samples) {
+    chargeSamples(F);
+    return;
+  }
   for (size_t I = 0; I < Entries.size(); ++I) {
     uint64_t Offset = Index.blockStart(Entries[I]) - F.BF.Address;
     size_t K = boltBlockAt(F.View, Offset);
@@ -221,6 +226,20 @@ void YAMLCharger::chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries) {
     uint32_t E = Index.find(F.BF.Address + Last.Address);
     if (E != AddressIndex::NotFound)
       Out.Returns[E] += F.Counts[K];
+  }
+}
+
+/// A block's samples go to the map block holding its first instruction in
+/// a map block (BOLT's blocks keep the padding nops before them).
+void YAMLCharger::chargeSamples(const Placed &F) {
+  ArrayRef<BoltFunctionView::Block> Blocks = F.View.blocks();
+  for (size_t K = 0; K < Blocks.size(); ++K) {
+    uint32_t E = AddressIndex::NotFound;
+    for (size_t I = Blocks[K].First;
+         I <= Blocks[K].Last && E == AddressIndex::NotFound; ++I)
+      E = Index.find(F.BF.Address + F.View.instructions()[I].Address);
+    if (E != AddressIndex::NotFound)
+      Out.Profile.Counts[E] += F.Counts[K];
   }
 }
 

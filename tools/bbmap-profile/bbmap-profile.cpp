@@ -398,6 +398,10 @@ BlockProfile chargeYAML(const ProfileSource &Source, const boltyaml::Profile &P,
   if (C.Misfits.size() > MaxShown)
     warn(Source.Path, Twine(C.Misfits.size() - MaxShown) +
                           " more functions do not fit '" + Binary.path() + "'");
+  if (!C.Functions && !P.Functions.empty())
+    warn(Source.Path, "the profile lists no block counts (perf2bolt's YAML "
+                      "of IP samples drops them: use its fdata, or "
+                      "bbmap-profile --format=yaml)");
   if (C.CallsUnresolved)
     warn(Source.Path, Twine(C.CallsUnresolved) +
                           " calls to functions the profile does not list "
