@@ -443,16 +443,23 @@ boltyaml::Profile YAMLBuilder::build(const BlockProfile &Blocks) {
   return P;
 }
 
+/// BAT mode (a BOLTed binary) is not written.
+Error checkNotBolted(const MappedBinary &Binary) {
+  if (!Binary.translator())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           "YAML output for a BOLTed binary (BAT mode) is "
+                           "not supported");
+}
+
 } // namespace
 
 Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
                                           const MappedBinary &Binary,
                                           const InstructionDecoder &Decoder,
                                           const BoltYAMLOptions &Options) {
-  if (Binary.translator())
-    return createStringError(inconvertibleErrorCode(),
-                             "YAML output for a BOLTed binary (BAT mode) is "
-                             "not supported");
+  if (Error E = checkNotBolted(Binary))
+    return std::move(E);
   BoltYAMLOptions LBR = Options;
   LBR.BasicSamples = false;
   return YAMLBuilder(Binary, Decoder, LBR).build(Blocks);
@@ -462,10 +469,8 @@ Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
                                           const MappedBinary &Binary,
                                           const InstructionDecoder &Decoder,
                                           const BoltYAMLOptions &Options) {
-  if (Binary.translator())
-    return createStringError(inconvertibleErrorCode(),
-                             "YAML output for a BOLTed binary (BAT mode) is "
-                             "not supported");
+  if (Error E = checkNotBolted(Binary))
+    return std::move(E);
   return YAMLBuilder(Binary, Decoder, Options).build(Profile);
 }
 
