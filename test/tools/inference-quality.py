@@ -3,6 +3,7 @@
 exact ones for the same run.
 
 Usage: inference-quality.py EXACT.json INFERRED.json [--min-share S]
+           [--stale] [--scale=bytes|none] [--share-only]
 
 EXACT.json is `bbmap-profile --format=json` of an exact profile (every
 branch of the run), INFERRED.json the same binary's profile of IP samples
@@ -19,6 +20,13 @@ the exact profile has:
 A block absent from one side counts 0 there; a block whose exact count is
 0 is within 10% only if its inferred count is 0 too. With --min-share S
 (0..1), exits 1 when the count-weighted block share is below S.
+
+--stale: INFERRED.json is any profile of the same binary, of any kind (a
+stale profile of an older build matched onto this one, say), not only
+inferred counts. --scale=none compares the counts as they are (an exact
+profile of the same workload needs no scale; default: bytes, the scale
+above). --share-only prints just the count-weighted share of blocks within
+10% (one number, in percent) for scripts.
 """
 import argparse
 import json
@@ -63,10 +71,13 @@ def main():
     ap.add_argument("exact")
     ap.add_argument("inferred")
     ap.add_argument("--min-share", type=float)
+    ap.add_argument("--stale", action="store_true")
+    ap.add_argument("--scale", choices=("bytes", "none"), default="bytes")
+    ap.add_argument("--share-only", action="store_true")
     args = ap.parse_args()
     exact_p = json.load(open(args.exact))
     inf_p = json.load(open(args.inferred))
-    if inf_p["Profile"]["Kind"] != "inferred":
+    if not args.stale and inf_p["Profile"]["Kind"] != "inferred":
         sys.exit(f"inference-quality.py: {args.inferred}: counts are "
                  f"{inf_p['Profile']['Kind']}, not inferred")
     eb = blocks(exact_p, ("Count", "Size"))
@@ -77,10 +88,13 @@ def main():
     inferred_bytes = sum(c * s for c, s in ib.values())
     if not exact_bytes or not inferred_bytes:
         sys.exit("inference-quality.py: no executed block on one side")
-    scale = exact_bytes / inferred_bytes
+    scale = exact_bytes / inferred_bytes if args.scale == "bytes" else 1
     ec = {k: v[0] for k, v in eb.items()}
     ic = {k: v[0] for k, v in ib.items()}
     n, b, w = shares(ec, ic, scale)
+    if args.share_only:
+        print(f"{w:.1f}")
+        return 0
     print(f"blocks: {n}, within 10%: {b:.1f}% of blocks, {w:.1f}% weighted "
           f"by exact count")
     print(f"blocks within 2x: {shares(ec, ic, scale, 2.0)[2]:.1f}% weighted "
