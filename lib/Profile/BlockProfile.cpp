@@ -502,8 +502,7 @@ std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
   return Result;
 }
 
-std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
-                                              const AddressIndex &Index) {
+std::vector<FunctionBlocks> mappedFunctions(const AddressIndex &Index) {
   std::map<std::pair<const DecodedSection *, uint32_t>, FunctionBlocks> ByKey;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     BlockMatch M = Index.match(E);
@@ -513,19 +512,41 @@ std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
       F.Address = M.function().address();
     }
     F.Entries.push_back(E);
-    F.Total += P.Counts[E];
-    if (M.BlockStart == F.Address && M.Range == 0 && M.Block == 0)
-      F.EntryCount = P.Counts[E];
   }
   std::vector<FunctionBlocks> Result;
   for (auto &[Key, F] : ByKey)
-    if (F.Total)
-      Result.push_back(std::move(F));
+    Result.push_back(std::move(F));
+  return Result;
+}
+
+std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
+                                              const AddressIndex &Index) {
+  std::vector<FunctionBlocks> Result;
+  for (FunctionBlocks &F : mappedFunctions(Index)) {
+    for (uint32_t E : F.Entries)
+      F.Total += P.Counts[E];
+    if (!F.Total)
+      continue;
+    uint32_t Entry = F.Entries[entryPosition(F, Index)];
+    if (Index.blockStart(Entry) == F.Address)
+      F.EntryCount = P.Counts[Entry];
+    Result.push_back(std::move(F));
+  }
   llvm::stable_sort(Result,
                     [](const FunctionBlocks &A, const FunctionBlocks &B) {
                       return A.Total > B.Total;
                     });
   return Result;
+}
+
+std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary) {
+  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
+  auto It = llvm::partition_point(
+      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
+  for (; It != Symbols.end() && It->Address == F.Address; ++It)
+    if (It->Name == F.Name)
+      return It->File;
+  return std::string();
 }
 
 BlockProfile countBlocks(const BranchProfile &Profile,

@@ -1,20 +1,14 @@
 //===- FlowInference.cpp - block and edge counts from IP samples ----------===//
 //
-// Per function with samples: a node per block (address order, so that node
-// i + 1 is node i's fall-through, which profi makes cheap to use), a source
-// node feeding the entry block and every block nothing else reaches (the
-// targets of jump tables when the CFG comes from code), a sink node fed by
-// every block that leaves the function. Blocks weigh their samples per
-// instruction (empty blocks are unknown); all jumps are unknown.
+// Per function with samples: profi's flow network over the function's CFG
+// (FunctionFlow.h) with blocks weighing their samples per instruction
+// (empty blocks are unknown), solved with the sample loader's costs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/FlowInference.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallVector.h"
+#include "FunctionFlow.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Transforms/Utils/SampleProfileInference.h"
 
 using namespace llvm;
 
@@ -22,213 +16,24 @@ namespace bbmap {
 
 namespace {
 
-/// One block of a function's CFG.
-struct CFGNode {
-  uint32_t Entry = 0;
-  uint32_t Instructions = 0;
-  /// Successor nodes, without duplicates.
-  SmallVector<uint32_t, 2> Successors;
-  /// Control can leave the function here (return, tail call, indirect jump,
-  /// a call that does not come back, bytes that do not decode).
-  bool Exits = false;
-  bool Returns = false;
-  /// Direct calls and tail calls made from the block.
-  SmallVector<CallKey, 1> Calls;
-
-  void addSuccessor(uint32_t Node) {
-    if (!is_contained(Successors, Node))
-      Successors.push_back(Node);
-  }
-};
-
-class CFGBuilder {
-public:
-  CFGBuilder(const FunctionBlocks &F, const AddressIndex &Index,
-             const InstructionDecoder &Decoder)
-      : F(F), Index(Index), Decoder(Decoder) {}
-
-  /// The function's blocks with their successors; \p FromMap tells where
-  /// the successors came from.
-  std::vector<CFGNode> build(bool &FromMap);
-
-private:
-  std::optional<uint32_t> nodeAt(uint64_t Address) const;
-  std::optional<uint32_t> fallThrough(uint32_t Node) const;
-  void decodeBlock(uint32_t Node, CFGNode &N);
-  void addTransfer(const Instruction &I, CFGNode &N) const;
-  void addFallThrough(uint32_t Node, CFGNode &N,
-                      const std::optional<Instruction> &Last);
-  bool successorsFromMap(std::vector<CFGNode> &Nodes) const;
-
-  const FunctionBlocks &F;
-  const AddressIndex &Index;
-  const InstructionDecoder &Decoder;
-};
-
-/// The node of the block that starts at \p Address in this function.
-std::optional<uint32_t> CFGBuilder::nodeAt(uint64_t Address) const {
-  uint32_t E = Index.find(Address, LookupSide::To);
-  if (E == AddressIndex::NotFound || Index.blockStart(E) != Address ||
-      !Index.sameFunction(E, F.Entries.front()))
-    return std::nullopt;
-  return llvm::lower_bound(F.Entries, E) - F.Entries.begin();
-}
-
-/// The next block of the same range, where control falls through to.
-std::optional<uint32_t> CFGBuilder::fallThrough(uint32_t Node) const {
-  if (Node + 1 == F.Entries.size() ||
-      !Index.sameRange(F.Entries[Node], F.Entries[Node + 1]))
-    return std::nullopt;
-  return Node + 1;
-}
-
-void CFGBuilder::decodeBlock(uint32_t Node, CFGNode &N) {
-  N.Entry = F.Entries[Node];
-  std::optional<Instruction> Last;
-  for (uint64_t A = Index.blockStart(N.Entry); A < Index.blockEnd(N.Entry);
-       A = Last->end()) {
-    Last = Decoder.decode(A);
-    if (!Last) {
-      N.Exits = true;
-      return;
-    }
-    ++N.Instructions;
-    addTransfer(*Last, N);
-  }
-  addFallThrough(Node, N, Last);
-}
-
-/// A block can end in two jumps (`jcc X; jmp Y`): every direct jump of the
-/// block goes to a successor, or to another function (a tail call).
-void CFGBuilder::addTransfer(const Instruction &I, CFGNode &N) const {
-  if (!I.Target)
-    return;
-  if (I.Kind == InstrKind::Call) {
-    N.Calls.push_back({I.Address, *I.Target, /*TailCall=*/false});
-    return;
-  }
-  if (I.Kind != InstrKind::UncondBranch && I.Kind != InstrKind::CondBranch)
-    return;
-  if (std::optional<uint32_t> Target = nodeAt(*I.Target)) {
-    N.addSuccessor(*Target);
-    return;
-  }
-  N.Calls.push_back({I.Address, *I.Target, /*TailCall=*/true});
-  N.Exits = true;
-}
-
-/// The last instruction decides whether control falls through to the next
-/// block or leaves the function.
-void CFGBuilder::addFallThrough(uint32_t Node, CFGNode &N,
-                                const std::optional<Instruction> &Last) {
-  InstrKind Kind = Last ? Last->Kind : InstrKind::Other;
-  bool FallsThrough = !Last || !Last->isBarrier();
-  // A call that ends a block the compiler says cannot fall through does
-  // not return (abort, exit, __cxa_throw).
-  if (Last && Last->isCall() &&
-      !Index.match(N.Entry).block().has(metadata::CanFallThrough))
-    FallsThrough = false;
-  std::optional<uint32_t> Next = fallThrough(Node);
-  if (FallsThrough && Next)
-    N.addSuccessor(*Next);
-  N.Returns = Kind == InstrKind::Return;
-  if ((FallsThrough && !Next) || N.Returns ||
-      Kind == InstrKind::IndirectBranch || Kind == InstrKind::Trap ||
-      (Last && Last->isCall() && !FallsThrough))
-    N.Exits = true;
-}
-
-/// Replaces the successors found in the code with the map's PGO analysis
-/// successor lists (block IDs, jump tables included), when it has them.
-bool CFGBuilder::successorsFromMap(std::vector<CFGNode> &Nodes) const {
-  const FunctionMap &Map = Index.match(F.Entries.front()).function();
-  if (!Map.has(feature::BrProb) || !Map.PGO)
-    return false;
-  DenseMap<uint32_t, uint32_t> NodeOfID;
-  std::vector<const PGOBlock *> PGOOf(Nodes.size());
+/// A block weighs its samples per instruction; with \p UnsampledUnknown,
+/// blocks without samples have an unknown weight (free to raise) rather
+/// than a known zero. An empty block has no instruction to sample: its
+/// weight is unknown.
+std::vector<std::optional<uint64_t>> sampleWeights(ArrayRef<CFGNode> Nodes,
+                                                   ArrayRef<uint64_t> Samples,
+                                                   bool UnsampledUnknown) {
+  std::vector<std::optional<uint64_t>> Weights(Nodes.size());
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    BlockMatch M = Index.match(F.Entries[Node]);
-    NodeOfID[M.ID] = Node;
-    uint32_t Ordinal = M.Block;
-    for (uint32_t R = 0; R < M.Range; ++R)
-      Ordinal += Map.Ranges[R].Blocks.size();
-    if (Ordinal >= Map.PGO->Blocks.size())
-      return false;
-    PGOOf[Node] = &Map.PGO->Blocks[Ordinal];
-  }
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    CFGNode &N = Nodes[Node];
-    N.Successors.clear();
-    for (const PGOSuccessor &S : PGOOf[Node]->Successors) {
-      auto It = NodeOfID.find(S.ID);
-      if (It == NodeOfID.end())
-        return false;
-      N.addSuccessor(It->second);
-    }
-    // A block with successors that also ends in a return, tail call or
-    // indirect jump still leaves the function there.
-    N.Exits = N.Successors.empty() || N.Returns || N.Exits;
-  }
-  return true;
-}
-
-std::vector<CFGNode> CFGBuilder::build(bool &FromMap) {
-  std::vector<CFGNode> Nodes(F.Entries.size());
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node)
-    decodeBlock(Node, Nodes[Node]);
-  FromMap = successorsFromMap(Nodes);
-  return Nodes;
-}
-
-/// Profi's flow function for \p Nodes: block i + 1 is node i, block 0 the
-/// source, the last block the sink.
-/// With \p UnsampledUnknown, blocks without samples have an unknown weight
-/// (free to raise) rather than a known zero.
-FlowFunction flowFunction(ArrayRef<CFGNode> Nodes, uint32_t Entry,
-                          ArrayRef<uint64_t> Samples, bool UnsampledUnknown) {
-  // Profi's capacities end at 2^50: absurd sample counts are scaled down
-  // (a function's shape is all that matters) to keep weights below 2^42.
-  unsigned Shift = 0;
-  for (uint64_t S : Samples)
-    Shift = std::max(Shift,
-                     Log2_64_Ceil(S + 1) > 32 ? Log2_64_Ceil(S + 1) - 32 : 0u);
-  FlowFunction Func;
-  uint64_t Sink = Nodes.size() + 1;
-  Func.Blocks.resize(Nodes.size() + 2);
-  for (uint64_t B = 0; B < Func.Blocks.size(); ++B)
-    Func.Blocks[B].Index = B;
-  std::vector<bool> Reached(Nodes.size());
-  auto AddJump = [&](uint64_t From, uint64_t To) {
-    FlowJump J;
-    J.Source = From;
-    J.Target = To;
-    Func.Jumps.push_back(J);
-  };
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    for (uint32_t S : Nodes[Node].Successors) {
-      AddJump(Node + 1, S + 1);
-      Reached[S] = true;
-    }
-    if (Nodes[Node].Exits)
-      AddJump(Node + 1, Sink);
-    // An empty block has no instruction to sample: its weight is unknown.
     uint32_t Instrs = Nodes[Node].Instructions;
-    if (Instrs && (Samples[Node] || !UnsampledUnknown)) {
-      FlowBlock &B = Func.Blocks[Node + 1];
-      B.HasUnknownWeight = false;
-      uint64_t S = Samples[Node] >> Shift;
-      B.Weight = S ? std::max<uint64_t>(1, S * SampleWeight / Instrs) : 0;
-    }
+    uint64_t S = Samples[Node];
+    if (!Instrs || (!S && UnsampledUnknown))
+      continue;
+    Weights[Node] =
+        S ? std::max<uint64_t>(1, SaturatingMultiply(S, SampleWeight) / Instrs)
+          : 0;
   }
-  AddJump(0, Entry + 1);
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node)
-    if (!Reached[Node] && Node != Entry)
-      AddJump(0, Node + 1);
-  for (FlowJump &J : Func.Jumps) {
-    Func.Blocks[J.Source].SuccJumps.push_back(&J);
-    Func.Blocks[J.Target].PredJumps.push_back(&J);
-  }
-  return Func;
+  return Weights;
 }
 
 /// The parameters of LLVM's own sample-profile loader, which infers from
@@ -249,33 +54,6 @@ ProfiParams inferenceParams() {
   return Params;
 }
 
-/// Writes the flow of \p Func back into \p P.
-void assignFlow(const FlowFunction &Func, ArrayRef<CFGNode> Nodes,
-                BlockProfile &P) {
-  uint64_t Sink = Nodes.size() + 1;
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    const CFGNode &N = Nodes[Node];
-    uint64_t Flow = Func.Blocks[Node + 1].Flow;
-    P.Counts[N.Entry] = Flow;
-    if (!Flow)
-      continue;
-    for (const FlowJump *J : Func.Blocks[Node + 1].SuccJumps)
-      if (J->Target != Sink && J->Flow)
-        P.Edges[{N.Entry, Nodes[J->Target - 1].Entry}].Count += J->Flow;
-    for (const CallKey &C : N.Calls)
-      P.Calls[C].Count += Flow;
-    if (N.Returns)
-      P.Returns[N.Entry] += Flow;
-  }
-}
-
-/// Without a way out there is no flow: each block keeps its weight.
-void assignWeights(const FlowFunction &Func, ArrayRef<CFGNode> Nodes,
-                   BlockProfile &P) {
-  for (uint32_t Node = 0; Node < Nodes.size(); ++Node)
-    P.Counts[Nodes[Node].Entry] = Func.Blocks[Node + 1].Weight;
-}
-
 } // namespace
 
 InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
@@ -285,32 +63,33 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
   ProfiParams Params = inferenceParams();
   for (const FunctionBlocks &F : profiledFunctions(P, Index)) {
     bool FromMap = false;
-    std::vector<CFGNode> Nodes = CFGBuilder(F, Index, Decoder).build(FromMap);
+    std::vector<CFGNode> Nodes = buildFunctionCFG(F, Index, Decoder, FromMap);
     std::vector<uint64_t> Samples;
     for (uint32_t E : F.Entries)
       Samples.push_back(P.Counts[E]);
     uint32_t Entry = entryPosition(F, Index);
-    FlowFunction Func = flowFunction(Nodes, Entry, Samples, false);
+    FlowNetwork Net =
+        flowNetwork(Nodes, Entry, sampleWeights(Nodes, Samples, false));
     ++(FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
-    if (Func.Blocks.back().PredJumps.empty()) {
+    if (!Net.hasExit()) {
       ++Stats.WithoutExit;
-      assignWeights(Func, Nodes, P);
+      assignWeights(Net, Nodes, P);
       continue;
     }
-    applyFlowInference(Params, Func);
+    applyFlowInference(Params, Net.Func);
     // A function sampled so sparsely that its samples lie on no path of
     // sampled blocks loses all flow (dropping its weights is cheaper than
     // raising the cold blocks between them): it ran, so infer it again with
     // its unsampled blocks unknown, cheaper to raise than the entry to
     // lower, but not free (free blocks would take any circulation).
-    if (Func.Blocks.front().Flow == 0) {
+    if (Net.Func.Blocks.front().Flow == 0) {
       ++Stats.SparselySampled;
-      Func = flowFunction(Nodes, Entry, Samples, true);
+      Net = flowNetwork(Nodes, Entry, sampleWeights(Nodes, Samples, true));
       ProfiParams Sparse = Params;
       Sparse.CostBlockUnknownInc = 5;
-      applyFlowInference(Sparse, Func);
+      applyFlowInference(Sparse, Net.Func);
     }
-    assignFlow(Func, Nodes, P);
+    assignFlow(Net, Nodes, P);
   }
   P.Kind = CountKind::Inferred;
   return Stats;

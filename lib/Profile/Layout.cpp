@@ -23,18 +23,6 @@ namespace bbmap {
 
 namespace {
 
-/// The source file of \p F when it is a local function (its symbol's
-/// STT_FILE), else an empty string.
-std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary) {
-  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
-  auto It = llvm::partition_point(
-      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
-  for (; It != Symbols.end() && It->Address == F.Address; ++It)
-    if (It->Name == F.Name)
-      return It->File;
-  return std::string();
-}
-
 /// The node of entry \p E among \p Nodes, which lists the function's
 /// entries with its entry block first and the rest ascending.
 uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {

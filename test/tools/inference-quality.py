@@ -3,14 +3,16 @@
 exact ones for the same run.
 
 Usage: inference-quality.py EXACT.json INFERRED.json [--min-share S]
-           [--stale] [--scale=bytes|none] [--share-only]
+           [--scale=auto|bytes|none] [--share-only]
 
 EXACT.json is `bbmap-profile --format=json` of an exact profile (every
 branch of the run), INFERRED.json the same binary's profile of IP samples
-with --infer-counts (Kind "inferred"). Inferred counts are relative, so one
-scale factor for the whole run is applied first: the one that makes the
-run's executed code bytes (sum of count x block size) equal, as knowing
-the total work of the run would. Then, over the blocks of the functions
+with --infer-counts (Kind "inferred"), or a profile carried from another
+build (--profiled-binary). Inferred counts are relative, so one scale
+factor for the whole run is applied first: the one that makes the run's
+executed code bytes (sum of count x block size) equal, as knowing the total
+work of the run would. Counts of executions (a carried exact profile of
+the same workload) are compared as they are. Then, over the blocks of the functions
 the exact profile has:
 
   blocks: N, within 10%: B% of blocks, W% weighted by exact count
@@ -21,12 +23,10 @@ A block absent from one side counts 0 there; a block whose exact count is
 0 is within 10% only if its inferred count is 0 too. With --min-share S
 (0..1), exits 1 when the count-weighted block share is below S.
 
---stale: INFERRED.json is any profile of the same binary, of any kind (a
-stale profile of an older build matched onto this one, say), not only
-inferred counts. --scale=none compares the counts as they are (an exact
-profile of the same workload needs no scale; default: bytes, the scale
-above). --share-only prints just the count-weighted share of blocks within
-10% (one number, in percent) for scripts.
+--scale=bytes or none overrides the choice of scale by the profile's kind
+(auto: none for executions, bytes otherwise). --share-only prints just the
+count-weighted share of blocks within 10% (one number, in percent), for
+scripts.
 """
 import argparse
 import json
@@ -71,15 +71,16 @@ def main():
     ap.add_argument("exact")
     ap.add_argument("inferred")
     ap.add_argument("--min-share", type=float)
-    ap.add_argument("--stale", action="store_true")
-    ap.add_argument("--scale", choices=("bytes", "none"), default="bytes")
+    ap.add_argument("--scale", choices=("auto", "bytes", "none"),
+                    default="auto")
     ap.add_argument("--share-only", action="store_true")
     args = ap.parse_args()
     exact_p = json.load(open(args.exact))
     inf_p = json.load(open(args.inferred))
-    if not args.stale and inf_p["Profile"]["Kind"] != "inferred":
+    kind = inf_p["Profile"]["Kind"]
+    if kind == "samples":
         sys.exit(f"inference-quality.py: {args.inferred}: counts are "
-                 f"{inf_p['Profile']['Kind']}, not inferred")
+                 f"samples, neither inferred nor executions")
     eb = blocks(exact_p, ("Count", "Size"))
     ib = blocks(inf_p, ("Count", "Size"))
     functions = {k[0] for k in eb}
@@ -88,7 +89,9 @@ def main():
     inferred_bytes = sum(c * s for c, s in ib.values())
     if not exact_bytes or not inferred_bytes:
         sys.exit("inference-quality.py: no executed block on one side")
-    scale = exact_bytes / inferred_bytes if args.scale == "bytes" else 1
+    scale = 1 if kind == "executions" else exact_bytes / inferred_bytes
+    if args.scale != "auto":
+        scale = 1 if args.scale == "none" else exact_bytes / inferred_bytes
     ec = {k: v[0] for k, v in eb.items()}
     ic = {k: v[0] for k, v in ib.items()}
     n, b, w = shares(ec, ic, scale)

@@ -140,6 +140,43 @@ void printInferenceSummary(raw_ostream &OS, const InferenceStats &S) {
       S.CFGFromMap, S.CFGFromCode, S.SparselySampled, S.WithoutExit);
 }
 
+void printStaleJSON(json::OStream &J, const ProfileOrigin &Origin) {
+  const StaleMatchStats &S = *Origin.Stale;
+  J.attribute("ProfiledBinary", Origin.ProfiledBinary);
+  J.attribute("Hashes", S.Hashes);
+  J.attribute("Functions", S.Functions);
+  J.attribute("Unchanged", S.Unchanged);
+  J.attribute("Changed", S.Changed);
+  J.attribute("Missing", S.Missing.size());
+  J.attribute("BlocksMatched", S.BlocksMatched);
+  J.attribute("BlocksUnmatched", S.BlocksUnmatched);
+  J.attribute("Weight", S.Weight);
+  J.attribute("WeightMissing", S.WeightMissing);
+  J.attribute("WeightUnmatched", S.WeightUnmatched);
+  auto Losses = [&](StringRef Key, ArrayRef<StaleLoss> List) {
+    J.attributeArray(Key, [&] {
+      for (const StaleLoss &L : List)
+        J.object([&] {
+          J.attribute("Name", L.Name);
+          J.attribute("Weight", L.Weight);
+        });
+    });
+  };
+  Losses("MissingFunctions", S.Missing);
+  Losses("PartialFunctions", S.Partial);
+}
+
+void printStaleSummary(raw_ostream &OS, const ProfileOrigin &Origin) {
+  const StaleMatchStats &S = *Origin.Stale;
+  auto Pct = [&](uint64_t W) { return S.Weight ? 100.0 * W / S.Weight : 0; };
+  OS << formatv("carried from {0}: {1} functions, {2} unchanged, {3} changed "
+                "({4} profiled blocks matched, {5} not: {6:f1}% of the weight "
+                "lost), {7} missing ({8:f1}% of the weight lost)\n",
+                Origin.ProfiledBinary, S.Functions, S.Unchanged, S.Changed,
+                S.BlocksMatched, S.BlocksUnmatched, Pct(S.WeightUnmatched),
+                S.Missing.size(), Pct(S.WeightMissing));
+}
+
 uint64_t totalCount(const BlockProfile &P) {
   uint64_t Sum = 0;
   for (uint64_t C : P.Counts)
@@ -201,6 +238,8 @@ void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
     if (Origin.Inference)
       J.attributeObject("Inference",
                         [&] { printInferenceJSON(J, *Origin.Inference); });
+    if (Origin.Stale)
+      J.attributeObject("Stale", [&] { printStaleJSON(J, Origin); });
     J.attributeObject("Stats", [&] { printStatsJSON(J, P.Stats); });
     J.attributeArray("Functions", [&] {
       for (const FunctionBlocks &F : profiledFunctions(P, Binary.index()))
@@ -227,6 +266,8 @@ void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
     printBATSummary(OS, Origin);
   if (Origin.Inference)
     printInferenceSummary(OS, *Origin.Inference);
+  if (Origin.Stale)
+    printStaleSummary(OS, Origin);
   OS << "\nhottest functions:\n  share       count  entries  function\n";
   for (const FunctionBlocks &F : ArrayRef(Functions).take_front(Top))
     OS << formatv("  {0,5:f1}% {1,11} {2,8}  {3}\n", share(F.Total, Total),

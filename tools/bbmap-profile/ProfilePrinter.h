@@ -14,6 +14,7 @@
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "bbmap/Profile/FlowInference.h"
+#include "bbmap/Profile/StaleMatching.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -32,6 +33,10 @@ struct ProfileOrigin {
   std::optional<BATTranslationStats> BAT;
   /// Set when block and edge counts were inferred from IP samples.
   std::optional<InferenceStats> Inference;
+  /// Set when the profile was recorded on an earlier build and carried to
+  /// the charged binary's blocks.
+  std::string ProfiledBinary;
+  std::optional<StaleMatchStats> Stale;
 };
 
 void printProfileJSON(llvm::raw_ostream &OS, const MappedBinary &Binary,

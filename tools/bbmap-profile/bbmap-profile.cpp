@@ -22,9 +22,11 @@
 #include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/ProfileSource.h"
+#include "bbmap/Profile/StaleMatching.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -48,6 +50,14 @@ cl::opt<std::string>
                              "the profile to the blocks of this binary, the "
                              "one BOLT read"),
                     cl::value_desc("file"), cl::cat(ProfileCategory));
+
+cl::opt<std::string> ProfiledBinaryPath(
+    "profiled-binary",
+    cl::desc("The profile was recorded on this earlier build of BINARY: "
+             "charge it to this build's blocks, then carry the counts to "
+             "BINARY's blocks by function name and block hashes (a stale "
+             "profile)"),
+    cl::value_desc("file"), cl::cat(ProfileCategory));
 
 cl::opt<std::string> PerfData("perfdata",
                               cl::desc("Read a perf.data file (runs perf)"),
@@ -276,6 +286,14 @@ StringRef formatName(ProfileFormat F) {
 void checkBinary(const MappedBinary &Binary) {
   bool Bolted = Binary.bat() != nullptr;
   bool Fdata = Format == OutputFormat::Fdata && CFG.empty();
+  if (!ProfiledBinaryPath.empty() &&
+      (!InputBinaryPath.empty() || Format == OutputFormat::Fdata)) {
+    WithColor::error(errs(), ToolName)
+        << "--profiled-binary carries block counts to BINARY: it does not go "
+           "with --input-binary or --format=fdata (run those on the profiled "
+           "binary)\n";
+    exit(2);
+  }
   if (!InputBinaryPath.empty() && !Bolted)
     fail(BinaryPath, "no BAT table (.note.bolt_bat): --input-binary needs a "
                      "binary BOLTed with --enable-bat");
@@ -309,6 +327,48 @@ ChargedBinary openInput(const MappedBinary &Bolted) {
   return In;
 }
 
+ChargedBinary openProfiled() {
+  ChargedBinary Old;
+  Old.Binary =
+      unwrap(ProfiledBinaryPath, MappedBinary::open(ProfiledBinaryPath));
+  if (Old.Binary->bat())
+    fail(ProfiledBinaryPath, "optimized by BOLT: give the binary BOLT read "
+                             "as --profiled-binary");
+  Old.Decoder = unwrap(ProfiledBinaryPath,
+                       InstructionDecoder::create(Old.Binary->object()));
+  return Old;
+}
+
+/// "N.N%" of \p Total.
+std::string share(uint64_t Part, uint64_t Total) {
+  return formatv("{0:F1}%", Total ? 100.0 * Part / Total : 0.0).str();
+}
+
+/// Names what of a stale profile was lost, with its share of the weight:
+/// functions BINARY lacks and profiled blocks no block matched, at most
+/// MaxShown of each.
+void warnStale(const ProfileSource &Source, const MappedBinary &Profiled,
+               const StaleMatchStats &S) {
+  constexpr size_t MaxShown = 20;
+  auto List = [&](ArrayRef<StaleLoss> Losses, StringRef What) {
+    for (const StaleLoss &L : Losses.take_front(MaxShown))
+      warn(Source.Path, "function '" + L.Name + "' " + What + ": " +
+                            share(L.Weight, S.Weight) +
+                            " of the profile's weight lost");
+    if (Losses.size() > MaxShown)
+      warn(Source.Path,
+           Twine(Losses.size() - MaxShown) + " more functions " + What);
+  };
+  List(S.Missing, "is not in '" + BinaryPath + "'");
+  List(S.Partial, "changed, some profiled blocks match no block");
+  if (!S.Hashes && S.Changed)
+    warn(Source.Path,
+         "the maps of '" + Profiled.path() + "' and '" + BinaryPath +
+             "' carry no block hashes: the blocks of changed functions are "
+             "inferred from their entry count alone (build both with the "
+             "plugin's -bbmap-bb-hash or LLVM 22's -emit-bb-hash)");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -323,7 +383,9 @@ int main(int argc, char **argv) {
       "  pre-aggregated or fdata) and charges it to the blocks of BINARY's\n"
       "  .llvm_bb_addr_map: block, edge and call counts. For a BOLTed\n"
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
-      "  whose blocks are charged.\n");
+      "  whose blocks are charged. For a profile of an earlier build,\n"
+      "  --profiled-binary names that build; its counts are carried to\n"
+      "  BINARY's blocks.\n");
   ProfileSource Source = selectSource();
 
   // A BOLTed binary needs no map: fdata goes through its BAT table, block
@@ -335,9 +397,13 @@ int main(int argc, char **argv) {
   bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
+  std::optional<ChargedBinary> Profiled;
+  if (!ProfiledBinaryPath.empty())
+    Profiled = openProfiled();
+  const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
   SourceFacts Facts;
   BranchProfile Profile =
-      unwrap(Source.Path, readProfile(Source, *Binary, Facts));
+      unwrap(Source.Path, readProfile(Source, Recorded, Facts));
   std::error_code EC;
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
@@ -367,15 +433,29 @@ int main(int argc, char **argv) {
     Origin.BoltedBinary = Binary->path();
     Origin.BAT = T.Stats;
   }
-  const MappedBinary &Charged = Input ? *Input->Binary : *Binary;
-  BlockProfile Blocks =
-      countBlocks(Profile, Charged, Input ? *Input->Decoder : *Decoder);
+  const ChargedBinary *CountedOn = Input      ? &*Input
+                                   : Profiled ? &*Profiled
+                                              : nullptr;
+  const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
+  const InstructionDecoder &CountedDecoder =
+      CountedOn ? *CountedOn->Decoder : *Decoder;
+  BlockProfile Blocks = countBlocks(Profile, Counted, CountedDecoder);
   bool WritesLayout = CFG.empty() && (Format == OutputFormat::Clusters ||
                                       Format == OutputFormat::SymbolOrder);
-  if (Blocks.Kind == CountKind::Samples && (InferCounts || WritesLayout))
-    Origin.Inference =
-        inferFlow(Blocks, Charged, Input ? *Input->Decoder : *Decoder);
-  warnMisfits(Source, Facts, Charged, Profile, &Blocks, WritesLayout);
+  if (Blocks.Kind == CountKind::Samples &&
+      (InferCounts || WritesLayout || Profiled))
+    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder);
+  warnMisfits(Source, Facts, Counted, Profile, &Blocks, WritesLayout);
+  if (Profiled) {
+    CarriedProfile Carried =
+        unwrap(Source.Path, carryProfile(Blocks, {Counted, CountedDecoder},
+                                         {*Binary, *Decoder}));
+    warnStale(Source, Counted, Carried.Stats);
+    Blocks = std::move(Carried.Profile);
+    Origin.ProfiledBinary = Counted.path();
+    Origin.Stale = std::move(Carried.Stats);
+  }
+  const MappedBinary &Charged = Profiled ? *Binary : Counted;
   std::vector<FunctionLayout> Layout;
   if (WritesLayout) {
     Layout = computeLayout(Blocks, Charged);

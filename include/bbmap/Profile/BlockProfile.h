@@ -17,6 +17,7 @@
 #include "bbmap/Profile/BranchProfile.h"
 #include <cstdint>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -124,6 +125,13 @@ using BlockEdge = std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>;
 std::vector<BlockEdge> functionEdges(const BlockProfile &P,
                                      const AddressIndex &Index,
                                      const FunctionBlocks &F);
+
+/// Every mapped function, by section and then map order; no counts.
+std::vector<FunctionBlocks> mappedFunctions(const AddressIndex &Index);
+
+/// The source file of \p F when it is a local function (its symbol's
+/// STT_FILE), else an empty string.
+std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary);
 
 /// Every mapped function with a non-zero count, hottest (by Total) first.
 std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,

@@ -1,0 +1,315 @@
+//===- StaleMatching.cpp - carry a profile to another build ---------------===//
+//
+// Per profiled function of the old build, hottest first: find the new
+// function of the same name (and source file), then either copy its counts
+// (every block unchanged) or match its blocks and infer the rest. Blocks
+// match by the blended hashes of the maps (the plugin's and LLVM 22's
+// layout: bits 0-15 the instructions before the block, 16-31 its opcodes,
+// 32-47 its opcodes and operands, 48-63 its neighbours' opcodes): a block
+// matches a block of equal opcode hash, the closest by operands, then
+// neighbours, then position; several old blocks may match one new block.
+// The matched counts become known block weights, the counted old edges
+// between matched blocks known jump weights, and profi (with BOLT's
+// stale-matching costs) fills in the rest over the new CFG.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/StaleMatching.h"
+#include "FunctionFlow.h"
+#include "bbmap/Format.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+/// The parts of a blended block hash.
+struct BlockHash {
+  uint16_t Offset = 0;
+  uint16_t Opcodes = 0;
+  uint16_t Instrs = 0;
+  uint16_t Neighbors = 0;
+
+  explicit BlockHash(uint64_t H)
+      : Offset(H), Opcodes(H >> 16), Instrs(H >> 32), Neighbors(H >> 48) {}
+
+  /// How far apart two blocks of equal opcode hash are: operands first,
+  /// then neighbours, then position.
+  uint64_t distance(const BlockHash &O) const {
+    uint64_t D = Instrs != O.Instrs;
+    D = (D << 1) | (Neighbors != O.Neighbors);
+    return (D << 16) |
+           (Offset > O.Offset ? Offset - O.Offset : O.Offset - Offset);
+  }
+};
+
+/// The costs of LLVM's sample loader (as FlowInference.cpp), which leave
+/// unknown jumps free: a loop whose blocks changed must still be able to
+/// carry its matched blocks' counts around it. Counts carried over are as
+/// dear to lower as to raise, and so are the counts of old edges.
+ProfiParams staleParams() {
+  ProfiParams Params;
+  Params.EvenFlowDistribution = true;
+  Params.RebalanceUnknown = true;
+  Params.JoinIslands = true;
+  Params.CostBlockInc = Params.CostBlockDec = 10;
+  Params.CostBlockEntryInc = Params.CostBlockEntryDec = 40;
+  Params.CostBlockZeroInc = 11;
+  Params.CostJumpInc = Params.CostJumpDec = 10;
+  Params.CostJumpFTInc = Params.CostJumpFTDec = 10;
+  return Params;
+}
+
+class ProfileCarrier {
+public:
+  ProfileCarrier(const BlockProfile &Old, Build From, Build To)
+      : Old(Old), From(From), To(To), FromIndex(From.Binary.index()),
+        ToIndex(To.Binary.index()) {
+    New.Kind = Old.Kind;
+    New.Stats = Old.Stats;
+    New.Counts.assign(ToIndex.numBlocks(), 0);
+    for (FunctionBlocks &F : mappedFunctions(ToIndex))
+      NewFunctions[F.Name].push_back(std::move(F));
+  }
+
+  Expected<CarriedProfile> carry();
+
+private:
+  const FunctionBlocks *counterpart(const FunctionBlocks &F) const;
+  bool hasHashes(const FunctionBlocks &F, const AddressIndex &Index) const;
+  bool unchanged(const FunctionBlocks &F, const FunctionBlocks &G) const;
+  void copy(const FunctionBlocks &F, const FunctionBlocks &G);
+  std::optional<uint64_t> newCallee(const CallKey &K, uint64_t NewSite) const;
+  std::vector<llvm::SmallVector<uint32_t, 1>>
+  matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G);
+  void infer(const FunctionBlocks &F, const FunctionBlocks &G);
+
+  const BlockProfile &Old;
+  Build From, To;
+  const AddressIndex &FromIndex, &ToIndex;
+  StringMap<std::vector<FunctionBlocks>> NewFunctions;
+  BlockProfile New;
+  StaleMatchStats Stats;
+};
+
+/// The new function of \p F's name; of several, the one of \p F's source
+/// file.
+const FunctionBlocks *
+ProfileCarrier::counterpart(const FunctionBlocks &F) const {
+  auto It = NewFunctions.find(F.Name);
+  if (It == NewFunctions.end())
+    return nullptr;
+  if (It->second.size() == 1)
+    return &It->second.front();
+  std::string Module = moduleOf(F, From.Binary);
+  for (const FunctionBlocks &G : It->second)
+    if (moduleOf(G, To.Binary) == Module)
+      return &G;
+  return nullptr;
+}
+
+bool ProfileCarrier::hasHashes(const FunctionBlocks &F,
+                               const AddressIndex &Index) const {
+  return Index.match(F.Entries.front()).function().has(feature::BBHash);
+}
+
+/// Same blocks: equal hashes in order, or, without hashes, equal sizes.
+bool ProfileCarrier::unchanged(const FunctionBlocks &F,
+                               const FunctionBlocks &G) const {
+  if (F.Entries.size() != G.Entries.size())
+    return false;
+  bool Hashes = hasHashes(F, FromIndex) && hasHashes(G, ToIndex);
+  for (auto [E, D] : zip(F.Entries, G.Entries)) {
+    uint64_t SizeE = FromIndex.blockEnd(E) - FromIndex.blockStart(E);
+    uint64_t SizeD = ToIndex.blockEnd(D) - ToIndex.blockStart(D);
+    if (SizeE != SizeD || (Hashes && FromIndex.match(E).block().Hash !=
+                                         ToIndex.match(D).block().Hash))
+      return false;
+  }
+  return true;
+}
+
+/// The new callee of the old call \p K whose site is now at \p NewSite: the
+/// target of the direct call there, else the new address of the function
+/// of the old callee's name.
+std::optional<uint64_t> ProfileCarrier::newCallee(const CallKey &K,
+                                                  uint64_t NewSite) const {
+  std::optional<Instruction> I = To.Decoder.decode(NewSite);
+  if (I && I->Target)
+    return I->Target;
+  ArrayRef<FunctionSymbol> Symbols = From.Binary.symbols();
+  auto It = partition_point(
+      Symbols, [&](const FunctionSymbol &S) { return S.Address < K.Callee; });
+  if (It == Symbols.end() || It->Address != K.Callee)
+    return std::nullopt;
+  Expected<uint64_t> A = To.Binary.addressOf(It->Name);
+  if (!A) {
+    consumeError(A.takeError());
+    return std::nullopt;
+  }
+  return *A;
+}
+
+/// Copies the counts, edges, calls and returns of \p F to the same blocks
+/// of \p G.
+void ProfileCarrier::copy(const FunctionBlocks &F, const FunctionBlocks &G) {
+  DenseMap<uint32_t, uint32_t> NewEntry;
+  for (auto [E, D] : zip(F.Entries, G.Entries)) {
+    NewEntry[E] = D;
+    New.Counts[D] = Old.Counts[E];
+  }
+  for (const auto &[Key, C] : functionEdges(Old, FromIndex, F))
+    New.Edges[{NewEntry[Key.first], NewEntry[Key.second]}] = C;
+  for (auto It = Old.Returns.lower_bound(F.Entries.front());
+       It != Old.Returns.end() && It->first <= F.Entries.back(); ++It)
+    if (NewEntry.count(It->first))
+      New.Returns[NewEntry[It->first]] += It->second;
+  CallKey First{FromIndex.blockStart(F.Entries.front()), 0, false};
+  for (auto It = Old.Calls.lower_bound(First);
+       It != Old.Calls.end() &&
+       It->first.Site < FromIndex.blockEnd(F.Entries.back());
+       ++It) {
+    uint32_t E = FromIndex.find(It->first.Site);
+    if (!NewEntry.count(E))
+      continue;
+    CallKey K = It->first;
+    K.Site =
+        ToIndex.blockStart(NewEntry[E]) + (K.Site - FromIndex.blockStart(E));
+    std::optional<uint64_t> Callee = newCallee(It->first, K.Site);
+    if (!Callee)
+      continue;
+    K.Callee = *Callee;
+    New.Calls[K] = It->second;
+  }
+}
+
+/// For each block of \p G, the profiled blocks of \p F that matched it.
+/// Several old blocks can match one new block (a loop unrolled in the old
+/// build and not in the new): their counts add up.
+std::vector<SmallVector<uint32_t, 1>>
+ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G) {
+  std::vector<SmallVector<uint32_t, 1>> Match(G.Entries.size());
+  bool Hashes = hasHashes(F, FromIndex) && hasHashes(G, ToIndex);
+  DenseMap<uint16_t, SmallVector<uint32_t, 2>> ByOpcodes;
+  for (uint32_t J = 0; J < G.Entries.size(); ++J)
+    ByOpcodes[BlockHash(ToIndex.match(G.Entries[J]).block().Hash).Opcodes]
+        .push_back(J);
+  uint32_t OldEntry = entryPosition(F, FromIndex);
+  uint32_t NewEntry = entryPosition(G, ToIndex);
+  for (uint32_t I = 0; I < F.Entries.size(); ++I) {
+    uint64_t Count = Old.Counts[F.Entries[I]];
+    if (!Count)
+      continue;
+    std::optional<uint32_t> Best;
+    if (Hashes) {
+      BlockHash H(FromIndex.match(F.Entries[I]).block().Hash);
+      uint64_t BestDistance = UINT64_MAX;
+      for (uint32_t J : ByOpcodes.lookup(H.Opcodes)) {
+        uint64_t D =
+            H.distance(BlockHash(ToIndex.match(G.Entries[J]).block().Hash));
+        if (D < BestDistance) {
+          Best = J;
+          BestDistance = D;
+        }
+      }
+    }
+    // Without hashes only the entry blocks are known to correspond.
+    if (!Best && I == OldEntry)
+      Best = NewEntry;
+    if (Best) {
+      Match[*Best].push_back(I);
+      ++Stats.BlocksMatched;
+    } else {
+      ++Stats.BlocksUnmatched;
+      Stats.WeightUnmatched += Count;
+    }
+  }
+  return Match;
+}
+
+/// Matched blocks of \p G weigh what their old blocks counted, and a jump
+/// between two matched blocks what the old edges between them counted,
+/// when they did; profi does the rest.
+void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G) {
+  uint64_t LostBefore = Stats.WeightUnmatched;
+  std::vector<SmallVector<uint32_t, 1>> Match = matchBlocks(F, G);
+  if (Stats.WeightUnmatched != LostBefore)
+    Stats.Partial.push_back({G.Name.str(), Stats.WeightUnmatched - LostBefore});
+  bool FromMap = false;
+  std::vector<CFGNode> Nodes =
+      buildFunctionCFG(G, ToIndex, To.Decoder, FromMap);
+  std::vector<std::optional<uint64_t>> Weights(G.Entries.size());
+  for (uint32_t J = 0; J < G.Entries.size(); ++J)
+    for (uint32_t I : Match[J])
+      Weights[J] = Weights[J].value_or(0) + Old.Counts[F.Entries[I]];
+  FlowNetwork Net = flowNetwork(Nodes, entryPosition(G, ToIndex), Weights);
+  if (!Net.hasExit()) {
+    assignWeights(Net, Nodes, New);
+    return;
+  }
+  DenseMap<std::pair<uint32_t, uint32_t>, uint64_t> OldEdges;
+  for (const auto &[Key, C] : functionEdges(Old, FromIndex, F))
+    OldEdges[Key] = C.Count;
+  for (FlowJump &J : Net.Func.Jumps) {
+    if (J.Source == 0 || J.Target == Nodes.size() + 1)
+      continue;
+    uint64_t Count = 0;
+    for (uint32_t S : Match[J.Source - 1])
+      for (uint32_t T : Match[J.Target - 1])
+        Count += OldEdges.lookup({F.Entries[S], F.Entries[T]});
+    if (!Count)
+      continue;
+    J.HasUnknownWeight = false;
+    J.Weight = Count >> Net.Shift;
+  }
+  applyFlowInference(staleParams(), Net.Func);
+  assignFlow(Net, Nodes, New);
+}
+
+Expected<CarriedProfile> ProfileCarrier::carry() {
+  Stats.Hashes = true;
+  for (const FunctionBlocks &F : profiledFunctions(Old, FromIndex)) {
+    ++Stats.Functions;
+    Stats.Weight += F.Total;
+    const FunctionBlocks *G = counterpart(F);
+    if (!G) {
+      Stats.Missing.push_back({F.Name.str(), F.Total});
+      Stats.WeightMissing += F.Total;
+      continue;
+    }
+    Stats.Hashes &= hasHashes(F, FromIndex) && hasHashes(*G, ToIndex);
+    if (unchanged(F, *G)) {
+      ++Stats.Unchanged;
+      copy(F, *G);
+      continue;
+    }
+    ++Stats.Changed;
+    infer(F, *G);
+  }
+  Stats.Hashes &= Stats.Unchanged + Stats.Changed != 0;
+  if (Stats.Weight && Stats.WeightMissing * 2 > Stats.Weight)
+    return createStringError(
+        formatv("only {0:P} of the profile's weight is in functions of '{1}' "
+                "(a profile of another program?)",
+                double(Stats.Weight - Stats.WeightMissing) / Stats.Weight,
+                To.Binary.path())
+            .str());
+  stable_sort(Stats.Partial, [](const StaleLoss &A, const StaleLoss &B) {
+    return A.Weight > B.Weight;
+  });
+  return CarriedProfile{std::move(New), std::move(Stats)};
+}
+
+} // namespace
+
+Expected<CarriedProfile> carryProfile(const BlockProfile &Old, Build From,
+                                      Build To) {
+  return ProfileCarrier(Old, From, To).carry();
+}
+
+} // namespace bbmap
