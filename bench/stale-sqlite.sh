@@ -26,7 +26,7 @@
 # For each pair (A->B, A->B') and source, two tables:
 # 1. Recovered weight: the share of the target's exact block weight (from
 #    its own trace) in blocks whose count from the profile is within 10% of
-#    exact (test/tools/inference-quality.py --stale; trace counts compared
+#    exact (test/tools/inference-quality.py; trace counts compared
 #    as they are, perf counts scaled by executed bytes first). Rows: the
 #    target's own (fresh) profile; bbmap's stale matching (bbmap-profile
 #    TARGET --profiled-binary=A ...); BOLT's (llvm-bolt-22 TARGET
@@ -152,7 +152,7 @@ quality() {
   [ -f "$3" ] || { echo n/a; return; }
   local scale=none
   [ "$2" = trace ] || scale=bytes
-  python3 "$TOOLS/inference-quality.py" --stale --scale=$scale --share-only \
+  python3 "$TOOLS/inference-quality.py" --scale=$scale --share-only \
     "$1.exact.json" "$3" 2>>log/quality || echo error
 }
 
