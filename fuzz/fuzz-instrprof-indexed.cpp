@@ -49,7 +49,8 @@ public:
   static hash_value_type ComputeHash(StringRef K) { return MD5Hash(K); }
   static std::pair<offset_type, offset_type>
   ReadKeyDataLength(const unsigned char *&D) {
-    offset_type Key = support::endian::readNext<uint64_t, endianness::little>(D);
+    offset_type Key =
+        support::endian::readNext<uint64_t, endianness::little>(D);
     offset_type Data =
         support::endian::readNext<uint64_t, endianness::little>(D);
     return {Key, Data};
@@ -92,9 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                           Size);
   Expected<InstrProfileFile> F = decodeIndexedInstrProfile(Bytes);
   if (!F) {
-    handleAllErrors(F.takeError(), [&](const DecodeError &E) {
-      check(E.offset() <= Size);
-    });
+    handleAllErrors(F.takeError(),
+                    [&](const DecodeError &E) { check(E.offset() <= Size); });
     return 0;
   }
   check(F->Profiles.size() == 1);

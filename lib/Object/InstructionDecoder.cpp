@@ -13,6 +13,7 @@
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -80,7 +81,9 @@ InstructionDecoder::create(const ELFObjectFileBase &Obj) {
       std::make_unique<MCContext>(TT, D->MAI.get(), D->MRI.get(), D->STI.get());
   D->Disassembler.reset(T->createMCDisassembler(*D->STI, *D->Ctx));
   D->Analysis.reset(T->createMCInstrAnalysis(D->MII.get()));
-  if (!D->Disassembler || !D->Analysis)
+  D->Printer.reset(T->createMCInstPrinter(TT, D->MAI->getAssemblerDialect(),
+                                          *D->MAI, *D->MII, *D->MRI));
+  if (!D->Disassembler || !D->Analysis || !D->Printer)
     return setupError("no disassembler for " + TT.str());
   for (const SectionRef &S : Obj.sections()) {
     if (!S.isText() || S.isVirtual())
@@ -116,6 +119,12 @@ InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
 }
 
 std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
+  MCInst Inst;
+  return decode(Address, Inst);
+}
+
+std::optional<Instruction> InstructionDecoder::decode(uint64_t Address,
+                                                      MCInst &Inst) const {
   auto It = llvm::upper_bound(
       Sections, Address,
       [](uint64_t A, const CodeSection &S) { return A < S.Address; });
@@ -124,7 +133,6 @@ std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
   const CodeSection &S = *std::prev(It);
   if (Address - S.Address >= S.Bytes.size())
     return std::nullopt;
-  MCInst Inst;
   uint64_t Size = 0;
   if (Disassembler->getInstruction(Inst, Size,
                                    S.Bytes.drop_front(Address - S.Address),
@@ -143,6 +151,19 @@ std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
       I.Kind = InstrKind::IndirectCall;
   }
   return I;
+}
+
+StringRef InstructionDecoder::opcodeName(unsigned Opcode) const {
+  return Printer->getOpcodeName(Opcode);
+}
+
+std::string InstructionDecoder::mnemonic(const MCInst &Inst) const {
+  // getMnemonic takes a reference from LLVM 20 on.
+#if LLVM_VERSION_MAJOR >= 20
+  return Printer->getMnemonic(Inst).first;
+#else
+  return Printer->getMnemonic(&Inst).first;
+#endif
 }
 
 } // namespace bbmap

@@ -284,6 +284,8 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   addSymbolFunctions(readSymbols(Obj), T.Functions);
   addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
+  for (size_t I = 0; I < T.Functions.size(); ++I)
+    T.Functions[I].Number = I + 1;
   closeExtents(T.Functions);
   return T;
 }

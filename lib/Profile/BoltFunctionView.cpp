@@ -15,6 +15,7 @@
 #include "bbmap/Format.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/MC/MCInst.h"
 
 using namespace llvm;
 
@@ -39,16 +40,32 @@ BoltFunctionView::build(const BoltFunction &F,
   BoltFunctionView V;
   V.Address = F.Address;
   V.Size = F.Size;
+  // Instruction index -> condition code of the jcc there.
+  DenseMap<size_t, unsigned> CondCodes;
   for (uint64_t Offset = 0; Offset < F.Size;) {
-    std::optional<Instruction> I = Decoder.decode(F.Address + Offset);
+    MCInst Inst;
+    std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
     if (!I || I->Size == 0 || Offset + I->Size > F.Size)
       return std::nullopt;
+    if (I->Kind == InstrKind::CondBranch && Inst.getNumOperands() > 0 &&
+        Inst.getOperand(Inst.getNumOperands() - 1).isImm())
+      CondCodes[V.Instrs.size()] =
+          Inst.getOperand(Inst.getNumOperands() - 1).getImm();
     I->Address = Offset;
     Offset += I->Size;
     V.Instrs.push_back(*I);
   }
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
   V.buildBlocks(MapBlocks);
+  for (Block &B : V.Blocks) {
+    // The jcc ends the block or precedes its final jmp.
+    auto It = CondCodes.find(B.Last);
+    if (It == CondCodes.end() && B.Last > B.First)
+      It = CondCodes.find(B.Last - 1);
+    if (It != CondCodes.end())
+      B.CondCode = It->second;
+  }
+  V.buildEdges();
   return V;
 }
 
@@ -95,6 +112,7 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
     if (Index == 0 || L != Labels.end() || AfterTerminator) {
       Block &B = Blocks.emplace_back();
       B.Start = I.Address;
+      B.First = Index;
       if (L != Labels.end()) {
         B.IsLandingPad = L->second.IsLandingPad;
         B.IsMapLabel = L->second.FromMap;
@@ -135,25 +153,82 @@ bool BoltFunctionView::isCall(const Instruction &I) const {
 }
 
 bool BoltFunctionView::isSuccessor(size_t BB, size_t Next) const {
-  const Instruction &Last = Instrs[Blocks[BB].Last];
-  uint64_t NextAddress = Address + Blocks[Next].Start;
-  switch (Last.Kind) {
-  case InstrKind::Return:
-  case InstrKind::Trap:
-    return false;
-  case InstrKind::IndirectBranch:
-    return !isTailCall(Last) && Blocks[Next].IsMapLabel;
-  case InstrKind::UncondBranch: {
-    if (Last.Target == NextAddress)
-      return true;
-    size_t Index = Blocks[BB].Last;
-    const Instruction *Jcc = Index > 0 ? &Instrs[Index - 1] : nullptr;
-    return Jcc && Jcc->Kind == InstrKind::CondBranch &&
-           Jcc->Target == NextAddress;
-  }
+  return llvm::is_contained(Blocks[BB].Successors, Next);
+}
+
+bool BoltFunctionView::hasFallthrough(const Block &B) const {
+  const Instruction &Last = Instrs[B.Last];
+  switch (B.Successors.size()) {
+  case 0:
+    // A conditional tail call falls through; other terminators do not.
+    return !Last.endsBlock() ||
+           (Last.Kind == InstrKind::CondBranch && isTailCall(Last));
+  case 1:
+    return Last.Kind == InstrKind::CondBranch;
   default:
-    return true;
+    return false;
   }
+}
+
+void BoltFunctionView::addEdge(size_t From, size_t To) {
+  Blocks[From].Successors.push_back(To);
+  Blocks[To].Predecessors.push_back(From);
+}
+
+void BoltFunctionView::buildEdges() {
+  // buildCFG() adds the taken branches sorted by (source, target) offsets
+  // and without duplicates, then the fall-throughs in layout order.
+  std::vector<std::pair<uint64_t, uint64_t>> Taken;
+  for (const Instruction &I : Instrs) {
+    if (isTailCall(I))
+      continue;
+    if ((I.Kind == InstrKind::CondBranch ||
+         I.Kind == InstrKind::UncondBranch) &&
+        I.Target)
+      Taken.emplace_back(I.Address, *I.Target - Address);
+    else if (I.Kind == InstrKind::IndirectBranch)
+      for (const Block &B : Blocks)
+        if (B.IsMapLabel)
+          Taken.emplace_back(I.Address, B.Start);
+  }
+  llvm::sort(Taken);
+  Taken.erase(std::unique(Taken.begin(), Taken.end()), Taken.end());
+  for (const auto &[From, To] : Taken) {
+    std::optional<size_t> FromBB = blockContaining(From);
+    std::optional<size_t> ToBB = blockContaining(To);
+    if (FromBB && ToBB && Blocks[*ToBB].Start == To)
+      addEdge(*FromBB, *ToBB);
+  }
+  for (size_t BB = 0; BB + 1 < Blocks.size(); ++BB)
+    if (hasFallthrough(Blocks[BB]))
+      addEdge(BB, BB + 1);
+}
+
+std::vector<uint32_t> BoltFunctionView::dfs() const {
+  std::vector<uint32_t> Order;
+  if (Blocks.empty())
+    return Order;
+  std::vector<bool> Visited(Blocks.size());
+  std::vector<uint32_t> Stack{0};
+  while (!Stack.empty()) {
+    uint32_t BB = Stack.back();
+    Stack.pop_back();
+    if (Visited[BB])
+      continue;
+    Visited[BB] = true;
+    Order.push_back(BB);
+    const Block &B = Blocks[BB];
+    if (B.CondCode && B.Successors.size() == 2) {
+      // X86's canonical condition codes (O, B, E, BE, S, P, L, LE) are the
+      // even ones; their taken successor is visited last.
+      bool Canonical = *B.CondCode % 2 == 0;
+      Stack.push_back(B.Successors[Canonical ? 0 : 1]);
+      Stack.push_back(B.Successors[Canonical ? 1 : 0]);
+      continue;
+    }
+    llvm::append_range(Stack, B.Successors);
+  }
+  return Order;
 }
 
 size_t BoltFunctionView::adjustForCall(size_t FromBB, uint64_t From,

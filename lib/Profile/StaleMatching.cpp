@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/StaleMatching.h"
+#include "CodeHash.h"
 #include "FunctionFlow.h"
 #include "bbmap/Format.h"
 #include "llvm/ADT/DenseMap.h"
@@ -65,11 +66,29 @@ ProfiParams staleParams() {
   return Params;
 }
 
+/// The compiler that built \p Binary, as its .comment section says.
+std::string compilerOf(const MappedBinary &Binary) {
+  for (const object::SectionRef &S : Binary.object().sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name || *Name != ".comment") {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Expected<StringRef> Contents = S.getContents())
+      return Contents->str();
+    else
+      consumeError(Contents.takeError());
+  }
+  return std::string();
+}
+
 class ProfileCarrier {
 public:
-  ProfileCarrier(const BlockProfile &Old, Build From, Build To)
+  ProfileCarrier(const BlockProfile &Old, Build From, Build To,
+                 HashSource Source)
       : Old(Old), From(From), To(To), FromIndex(From.Binary.index()),
-        ToIndex(To.Binary.index()) {
+        ToIndex(To.Binary.index()), Source(Source),
+        SameCompiler(compilerOf(From.Binary) == compilerOf(To.Binary)) {
     New.Kind = Old.Kind;
     New.Stats = Old.Stats;
     New.Counts.assign(ToIndex.numBlocks(), 0);
@@ -80,18 +99,32 @@ public:
   Expected<CarriedProfile> carry();
 
 private:
+  /// The block hashes of a pair of functions, old and new.
+  struct PairHashes {
+    std::vector<uint64_t> Old, New;
+  };
+
   const FunctionBlocks *counterpart(const FunctionBlocks &F) const;
-  bool hasHashes(const FunctionBlocks &F, const AddressIndex &Index) const;
-  bool unchanged(const FunctionBlocks &F, const FunctionBlocks &G) const;
+  bool useMapHashes(const FunctionBlocks &F, const FunctionBlocks &G) const;
+  PairHashes hashes(const FunctionBlocks &F, const FunctionBlocks &G,
+                    bool MapHashes) const;
+  bool unchanged(const FunctionBlocks &F, const FunctionBlocks &G,
+                 const PairHashes &H) const;
   void copy(const FunctionBlocks &F, const FunctionBlocks &G);
   std::optional<uint64_t> newCallee(const CallKey &K, uint64_t NewSite) const;
   std::vector<llvm::SmallVector<uint32_t, 1>>
-  matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G);
-  void infer(const FunctionBlocks &F, const FunctionBlocks &G);
+  matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
+              const PairHashes &H);
+  void infer(const FunctionBlocks &F, const FunctionBlocks &G,
+             const PairHashes &H);
 
   const BlockProfile &Old;
   Build From, To;
   const AddressIndex &FromIndex, &ToIndex;
+  HashSource Source;
+  /// Both builds come from the same compiler (.comment), whose map hashes
+  /// number opcodes alike.
+  bool SameCompiler;
   StringMap<std::vector<FunctionBlocks>> NewFunctions;
   BlockProfile New;
   StaleMatchStats Stats;
@@ -113,24 +146,43 @@ ProfileCarrier::counterpart(const FunctionBlocks &F) const {
   return nullptr;
 }
 
-bool ProfileCarrier::hasHashes(const FunctionBlocks &F,
-                               const AddressIndex &Index) const {
-  return Index.match(F.Entries.front()).function().has(feature::BBHash);
+/// Map hashes when both functions have them, from the same compiler, or
+/// when asked for.
+bool ProfileCarrier::useMapHashes(const FunctionBlocks &F,
+                                  const FunctionBlocks &G) const {
+  auto Has = [](const FunctionBlocks &X, const AddressIndex &Index) {
+    return Index.match(X.Entries.front()).function().has(feature::BBHash);
+  };
+  bool Both = Has(F, FromIndex) && Has(G, ToIndex);
+  return Source == HashSource::Map
+             ? Both
+             : Source == HashSource::Auto && Both && SameCompiler;
 }
 
-/// Same blocks: equal hashes in order, or, without hashes, equal sizes.
-bool ProfileCarrier::unchanged(const FunctionBlocks &F,
-                               const FunctionBlocks &G) const {
-  if (F.Entries.size() != G.Entries.size())
+ProfileCarrier::PairHashes ProfileCarrier::hashes(const FunctionBlocks &F,
+                                                  const FunctionBlocks &G,
+                                                  bool MapHashes) const {
+  auto Of = [&](const FunctionBlocks &X, Build B) {
+    const AddressIndex &Index = B.Binary.index();
+    if (!MapHashes)
+      return codeBlockHashes(X, Index, B.Decoder);
+    std::vector<uint64_t> H;
+    for (uint32_t E : X.Entries)
+      H.push_back(Index.match(E).block().Hash);
+    return H;
+  };
+  return {Of(F, From), Of(G, To)};
+}
+
+/// Same blocks: the same sizes and hashes in order.
+bool ProfileCarrier::unchanged(const FunctionBlocks &F, const FunctionBlocks &G,
+                               const PairHashes &H) const {
+  if (H.Old != H.New)
     return false;
-  bool Hashes = hasHashes(F, FromIndex) && hasHashes(G, ToIndex);
-  for (auto [E, D] : zip(F.Entries, G.Entries)) {
-    uint64_t SizeE = FromIndex.blockEnd(E) - FromIndex.blockStart(E);
-    uint64_t SizeD = ToIndex.blockEnd(D) - ToIndex.blockStart(D);
-    if (SizeE != SizeD || (Hashes && FromIndex.match(E).block().Hash !=
-                                         ToIndex.match(D).block().Hash))
+  for (auto [E, D] : zip(F.Entries, G.Entries))
+    if (FromIndex.blockEnd(E) - FromIndex.blockStart(E) !=
+        ToIndex.blockEnd(D) - ToIndex.blockStart(D))
       return false;
-  }
   return true;
 }
 
@@ -192,13 +244,12 @@ void ProfileCarrier::copy(const FunctionBlocks &F, const FunctionBlocks &G) {
 /// Several old blocks can match one new block (a loop unrolled in the old
 /// build and not in the new): their counts add up.
 std::vector<SmallVector<uint32_t, 1>>
-ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G) {
+ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
+                            const PairHashes &H) {
   std::vector<SmallVector<uint32_t, 1>> Match(G.Entries.size());
-  bool Hashes = hasHashes(F, FromIndex) && hasHashes(G, ToIndex);
   DenseMap<uint16_t, SmallVector<uint32_t, 2>> ByOpcodes;
   for (uint32_t J = 0; J < G.Entries.size(); ++J)
-    ByOpcodes[BlockHash(ToIndex.match(G.Entries[J]).block().Hash).Opcodes]
-        .push_back(J);
+    ByOpcodes[BlockHash(H.New[J]).Opcodes].push_back(J);
   uint32_t OldEntry = entryPosition(F, FromIndex);
   uint32_t NewEntry = entryPosition(G, ToIndex);
   for (uint32_t I = 0; I < F.Entries.size(); ++I) {
@@ -206,19 +257,16 @@ ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G) {
     if (!Count)
       continue;
     std::optional<uint32_t> Best;
-    if (Hashes) {
-      BlockHash H(FromIndex.match(F.Entries[I]).block().Hash);
-      uint64_t BestDistance = UINT64_MAX;
-      for (uint32_t J : ByOpcodes.lookup(H.Opcodes)) {
-        uint64_t D =
-            H.distance(BlockHash(ToIndex.match(G.Entries[J]).block().Hash));
-        if (D < BestDistance) {
-          Best = J;
-          BestDistance = D;
-        }
+    BlockHash Hash(H.Old[I]);
+    uint64_t BestDistance = UINT64_MAX;
+    for (uint32_t J : ByOpcodes.lookup(Hash.Opcodes)) {
+      uint64_t D = Hash.distance(BlockHash(H.New[J]));
+      if (D < BestDistance) {
+        Best = J;
+        BestDistance = D;
       }
     }
-    // Without hashes only the entry blocks are known to correspond.
+    // The entry blocks correspond whatever their code.
     if (!Best && I == OldEntry)
       Best = NewEntry;
     if (Best) {
@@ -235,9 +283,10 @@ ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G) {
 /// Matched blocks of \p G weigh what their old blocks counted, and a jump
 /// between two matched blocks what the old edges between them counted,
 /// when they did; profi does the rest.
-void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G) {
+void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G,
+                           const PairHashes &H) {
   uint64_t LostBefore = Stats.WeightUnmatched;
-  std::vector<SmallVector<uint32_t, 1>> Match = matchBlocks(F, G);
+  std::vector<SmallVector<uint32_t, 1>> Match = matchBlocks(F, G, H);
   if (Stats.WeightUnmatched != LostBefore)
     Stats.Partial.push_back({G.Name.str(), Stats.WeightUnmatched - LostBefore});
   bool FromMap = false;
@@ -272,7 +321,6 @@ void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G) {
 }
 
 Expected<CarriedProfile> ProfileCarrier::carry() {
-  Stats.Hashes = true;
   for (const FunctionBlocks &F : profiledFunctions(Old, FromIndex)) {
     ++Stats.Functions;
     Stats.Weight += F.Total;
@@ -282,16 +330,17 @@ Expected<CarriedProfile> ProfileCarrier::carry() {
       Stats.WeightMissing += F.Total;
       continue;
     }
-    Stats.Hashes &= hasHashes(F, FromIndex) && hasHashes(*G, ToIndex);
-    if (unchanged(F, *G)) {
+    bool MapHashes = useMapHashes(F, *G);
+    PairHashes H = hashes(F, *G, MapHashes);
+    if (unchanged(F, *G, H)) {
       ++Stats.Unchanged;
       copy(F, *G);
       continue;
     }
     ++Stats.Changed;
-    infer(F, *G);
+    ++(MapHashes ? Stats.ByMapHashes : Stats.ByCodeHashes);
+    infer(F, *G, H);
   }
-  Stats.Hashes &= Stats.Unchanged + Stats.Changed != 0;
   if (Stats.Weight && Stats.WeightMissing * 2 > Stats.Weight)
     return createStringError(
         formatv("only {0:P} of the profile's weight is in functions of '{1}' "
@@ -308,8 +357,8 @@ Expected<CarriedProfile> ProfileCarrier::carry() {
 } // namespace
 
 Expected<CarriedProfile> carryProfile(const BlockProfile &Old, Build From,
-                                      Build To) {
-  return ProfileCarrier(Old, From, To).carry();
+                                      Build To, HashSource Source) {
+  return ProfileCarrier(Old, From, To, Source).carry();
 }
 
 } // namespace bbmap

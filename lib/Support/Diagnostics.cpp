@@ -17,6 +17,12 @@ void Diagnostics::error(StringRef File, const Twine &Msg) {
   HadError = true;
 }
 
+void Diagnostics::error(const Twine &Msg) {
+  Out.flush();
+  WithColor::error(Err, ToolName) << Msg << "\n";
+  HadError = true;
+}
+
 void Diagnostics::warning(StringRef File, const Twine &Msg) {
   Out.flush();
   WithColor::warning(Err, ToolName) << "'" << File << "': " << Msg << "\n";

@@ -6,7 +6,8 @@
 // --verify checks the decoded maps with MapVerifier; --lookup resolves
 // addresses through an AddressIndex; --bat and --translate run BAT mode
 // (BATCommand); --instr-profile decodes instrumentation profiles
-// (InstrProfCommand). --function and --demangle filter and rename the
+// (InstrProfCommand); --bolt-yaml reads BOLT YAML profiles
+// (BoltYAMLCommand). --function and --demangle filter and rename the
 // records.
 // Diagnostics name the file, the section and the offending offset; any
 // error makes the exit status non-zero, but work continues with the next
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BATCommand.h"
+#include "BoltYAMLCommand.h"
 #include "InstrProfCommand.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
@@ -59,7 +61,7 @@ cl::opt<bool> PrettyPGOAnalysisMap(
              "llvm-readobj --pretty-pgo-analysis-map"),
     cl::cat(DumpCategory));
 
-enum class OutputStyle { LLVM, JSON, Table };
+enum class OutputStyle { LLVM, JSON, Table, YAML };
 cl::opt<OutputStyle>
     Style("output-style", cl::desc("Output style (default: llvm)"),
           cl::values(clEnumValN(OutputStyle::LLVM, "llvm",
@@ -68,7 +70,10 @@ cl::opt<OutputStyle>
                                 "llvm-readobj's JSON style "
                                 "(--elf-output-style=JSON), byte for byte"),
                      clEnumValN(OutputStyle::Table, "table",
-                                "one tab-separated line per basic block")),
+                                "one tab-separated line per basic block"),
+                     clEnumValN(OutputStyle::YAML, "yaml",
+                                "with --bolt-yaml: the profile as BOLT "
+                                "writes it")),
           cl::init(OutputStyle::LLVM), cl::cat(DumpCategory));
 
 cl::opt<bool> PrettyPrint("pretty-print",
@@ -171,6 +176,20 @@ cl::opt<std::string> InstrBinary(
              "fits this ELF file (binary IDs against its build ID, records "
              "against its functions); exit status 1 if it does not"),
     cl::value_desc("file"), cl::cat(DumpCategory));
+
+// BOLT YAML profile mode (docs/dumper.md, docs/formats.md).
+cl::opt<bool> BoltYAMLMode(
+    "bolt-yaml",
+    cl::desc("Read each input as a BOLT YAML profile (perf2bolt -w, "
+             "llvm-bolt -w) and print a summary: header, totals, one line "
+             "per function"),
+    cl::cat(DumpCategory));
+
+cl::opt<unsigned>
+    TopN("topn",
+         cl::desc("With --bolt-yaml: list only the N functions of the "
+                  "highest execution count"),
+         cl::value_desc("N"), cl::cat(DumpCategory));
 
 cl::opt<bool> Verify(
     "verify",
@@ -478,6 +497,29 @@ int runInstrProfileMode(Diagnostics &Diag) {
   return runInstrProfile(InputFiles, Opts, Diag);
 }
 
+int runBoltYAMLMode(Diagnostics &Diag) {
+  BoltYAMLPrintOptions Opts;
+  switch (Style) {
+  case OutputStyle::LLVM:
+    Opts.Style = BoltYAMLStyle::Text;
+    break;
+  case OutputStyle::JSON:
+    Opts.Style = BoltYAMLStyle::JSON;
+    break;
+  case OutputStyle::YAML:
+    Opts.Style = BoltYAMLStyle::YAML;
+    break;
+  case OutputStyle::Table:
+    WithColor::error(errs(), ToolName)
+        << "--bolt-yaml prints the llvm, json or yaml style, not table\n";
+    return 1;
+  }
+  Opts.PrettyJSON = PrettyPrint;
+  Opts.Functions = FunctionNames;
+  Opts.TopN = TopN;
+  return runBoltYAML(InputFiles, Opts, Diag);
+}
+
 /// --verify, alone or after the --bb-addr-map dump of each file. The exit
 /// status is 1 when a section failed to decode or a check found an error.
 int runVerify(DumpContext &Ctx) {
@@ -522,6 +564,13 @@ int main(int argc, char **argv) {
       "  section, and the exit status is 1 if anything failed to decode\n"
       "  (or, with --verify, if a check found an error).\n");
   DumpContext Ctx;
+  if (BoltYAMLMode)
+    return runBoltYAMLMode(Ctx.Diag);
+  if (Style == OutputStyle::YAML) {
+    WithColor::error(errs(), ToolName)
+        << "--output-style=yaml needs --bolt-yaml\n";
+    return 1;
+  }
   if (InstrProfileMode)
     return runInstrProfileMode(Ctx.Diag);
   if (BAT || !Translate.empty() || !TranslateFile.empty())

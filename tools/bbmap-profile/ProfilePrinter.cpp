@@ -143,7 +143,8 @@ void printInferenceSummary(raw_ostream &OS, const InferenceStats &S) {
 void printStaleJSON(json::OStream &J, const ProfileOrigin &Origin) {
   const StaleMatchStats &S = *Origin.Stale;
   J.attribute("ProfiledBinary", Origin.ProfiledBinary);
-  J.attribute("Hashes", S.Hashes);
+  J.attribute("ByMapHashes", S.ByMapHashes);
+  J.attribute("ByCodeHashes", S.ByCodeHashes);
   J.attribute("Functions", S.Functions);
   J.attribute("Unchanged", S.Unchanged);
   J.attribute("Changed", S.Changed);
@@ -170,11 +171,13 @@ void printStaleSummary(raw_ostream &OS, const ProfileOrigin &Origin) {
   const StaleMatchStats &S = *Origin.Stale;
   auto Pct = [&](uint64_t W) { return S.Weight ? 100.0 * W / S.Weight : 0; };
   OS << formatv("carried from {0}: {1} functions, {2} unchanged, {3} changed "
-                "({4} profiled blocks matched, {5} not: {6:f1}% of the weight "
-                "lost), {7} missing ({8:f1}% of the weight lost)\n",
+                "({4} by map hashes, {5} by code hashes; {6} profiled blocks "
+                "matched, {7} not: {8:f1}% of the weight lost), {9} missing "
+                "({10:f1}% of the weight lost)\n",
                 Origin.ProfiledBinary, S.Functions, S.Unchanged, S.Changed,
-                S.BlocksMatched, S.BlocksUnmatched, Pct(S.WeightUnmatched),
-                S.Missing.size(), Pct(S.WeightMissing));
+                S.ByMapHashes, S.ByCodeHashes, S.BlocksMatched,
+                S.BlocksUnmatched, Pct(S.WeightUnmatched), S.Missing.size(),
+                Pct(S.WeightMissing));
 }
 
 uint64_t totalCount(const BlockProfile &P) {

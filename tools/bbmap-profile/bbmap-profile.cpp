@@ -59,6 +59,20 @@ cl::opt<std::string> ProfiledBinaryPath(
              "profile)"),
     cl::value_desc("file"), cl::cat(ProfileCategory));
 
+cl::opt<HashSource> StaleHashes(
+    "stale-hashes",
+    cl::desc("With --profiled-binary, the block hashes that match the "
+             "blocks of changed functions (default: auto)"),
+    cl::values(clEnumValN(HashSource::Auto, "auto",
+                          "the maps' when both builds come from the same "
+                          "compiler, else the code's"),
+               clEnumValN(HashSource::Map, "map",
+                          "the maps' (-bbmap-bb-hash, -emit-bb-hash) when "
+                          "both have them"),
+               clEnumValN(HashSource::Code, "code",
+                          "hashes of the decoded instructions")),
+    cl::init(HashSource::Auto), cl::cat(ProfileCategory));
+
 cl::opt<std::string> PerfData("perfdata",
                               cl::desc("Read a perf.data file (runs perf)"),
                               cl::value_desc("file"), cl::cat(ProfileCategory));
@@ -347,8 +361,7 @@ std::string share(uint64_t Part, uint64_t Total) {
 /// Names what of a stale profile was lost, with its share of the weight:
 /// functions BINARY lacks and profiled blocks no block matched, at most
 /// MaxShown of each.
-void warnStale(const ProfileSource &Source, const MappedBinary &Profiled,
-               const StaleMatchStats &S) {
+void warnStale(const ProfileSource &Source, const StaleMatchStats &S) {
   constexpr size_t MaxShown = 20;
   auto List = [&](ArrayRef<StaleLoss> Losses, StringRef What) {
     for (const StaleLoss &L : Losses.take_front(MaxShown))
@@ -361,12 +374,6 @@ void warnStale(const ProfileSource &Source, const MappedBinary &Profiled,
   };
   List(S.Missing, "is not in '" + BinaryPath + "'");
   List(S.Partial, "changed, some profiled blocks match no block");
-  if (!S.Hashes && S.Changed)
-    warn(Source.Path,
-         "the maps of '" + Profiled.path() + "' and '" + BinaryPath +
-             "' carry no block hashes: the blocks of changed functions are "
-             "inferred from their entry count alone (build both with the "
-             "plugin's -bbmap-bb-hash or LLVM 22's -emit-bb-hash)");
 }
 
 } // namespace
@@ -449,8 +456,8 @@ int main(int argc, char **argv) {
   if (Profiled) {
     CarriedProfile Carried =
         unwrap(Source.Path, carryProfile(Blocks, {Counted, CountedDecoder},
-                                         {*Binary, *Decoder}));
-    warnStale(Source, Counted, Carried.Stats);
+                                         {*Binary, *Decoder}, StaleHashes));
+    warnStale(Source, Carried.Stats);
     Blocks = std::move(Carried.Profile);
     Origin.ProfiledBinary = Counted.path();
     Origin.Stale = std::move(Carried.Stats);

@@ -16,12 +16,14 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llvm {
 class MCContext;
 class MCDisassembler;
 class MCInst;
+class MCInstPrinter;
 class MCInstrAnalysis;
 class MCInstrInfo;
 class MCRegisterInfo;
@@ -78,6 +80,18 @@ public:
   /// The instruction at \p Address; none when the address is outside every
   /// executable section or its bytes do not decode.
   std::optional<Instruction> decode(uint64_t Address) const;
+  /// As decode(\p Address), also giving the MC instruction in \p Inst.
+  std::optional<Instruction> decode(uint64_t Address, llvm::MCInst &Inst) const;
+
+  /// LLVM's name of \p Opcode (MCInstPrinter::getOpcodeName).
+  llvm::StringRef opcodeName(unsigned Opcode) const;
+  /// The mnemonic the target's default assembly syntax prints for \p Inst,
+  /// as MCInstPrinter::getMnemonic gives it.
+  std::string mnemonic(const llvm::MCInst &Inst) const;
+
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
+  const llvm::MCInstrAnalysis &analysis() const { return *Analysis; }
 
   /// The subtarget, for LLVM Object calls that need one.
   const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
@@ -99,6 +113,7 @@ private:
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCDisassembler> Disassembler;
   std::unique_ptr<llvm::MCInstrAnalysis> Analysis;
+  std::unique_ptr<llvm::MCInstPrinter> Printer;
 };
 
 } // namespace bbmap

@@ -40,6 +40,10 @@ struct BoltFunction {
   std::string BATName;
   /// A PLT entry or the PLT header: no blocks, traces inside are valid.
   bool IsPseudo = false;
+  /// BOLT's function number (`fid` in YAML profiles): the order in which
+  /// BOLT creates functions, from 1: symbols by address, functions of
+  /// unnamed FDEs, PLT entries, the PLT header.
+  uint32_t Number = 0;
 
   bool contains(uint64_t A) const { return A >= Address && A < End; }
 };

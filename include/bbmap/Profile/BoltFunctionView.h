@@ -8,7 +8,10 @@
 // a jcc stays in the jcc's block (unless it is a tail call). Calls do not end
 // blocks; padding nops stay in the block they follow. As in BOLT, a tail call
 // (a jump or jcc to another function, an indirect jump of a map block with
-// HasTailCall) counts as a call. On these blocks it answers what BOLT's
+// HasTailCall) counts as a call. Successors and predecessors are kept in
+// the order buildCFG() adds them (taken branches by source and target
+// offset, then the fall-through), and dfs() orders the blocks as
+// BinaryFunction::dfs(). On these blocks it answers what BOLT's
 // DataAggregator::getFallthroughsInTrace() answers: the fall-through edges
 // a trace crosses, each from the offset of a block's last instruction.
 //
@@ -52,6 +55,26 @@ using FallthroughList = llvm::SmallVector<std::pair<uint64_t, uint64_t>, 16>;
 
 class BoltFunctionView {
 public:
+  /// One of BOLT's basic blocks; blocks are numbered in layout order, which
+  /// is address order for an input binary.
+  struct Block {
+    /// Offset from the function's start.
+    uint64_t Start = 0;
+    /// Indices into instructions() of the block's first and last
+    /// instruction.
+    size_t First = 0;
+    size_t Last = 0;
+    bool IsLandingPad = false;
+    /// Starts a map block that follows no call (a jump-table target).
+    bool IsMapLabel = false;
+    /// The condition code of a jcc ending the block (before a jmp or not).
+    std::optional<unsigned> CondCode;
+    llvm::SmallVector<uint32_t, 2> Successors;
+    llvm::SmallVector<uint32_t, 2> Predecessors;
+
+    size_t numInstructions() const { return Last - First + 1; }
+  };
+
   /// Disassembles \p F; none when BOLT would have no CFG for it (empty, or
   /// an instruction does not decode). \p MapBlocks are the map's block
   /// starts within the function, ascending.
@@ -62,6 +85,15 @@ public:
   /// The instruction starting at offset \p Offset, if any.
   const Instruction *instructionAt(uint64_t Offset) const;
 
+  uint64_t address() const { return Address; }
+  /// Addresses are offsets from address().
+  llvm::ArrayRef<Instruction> instructions() const { return Instrs; }
+  llvm::ArrayRef<Block> blocks() const { return Blocks; }
+  /// Block indices in BinaryFunction::dfs() order (from the entry; landing
+  /// pads are not known to the view, so blocks only they reach are left
+  /// out).
+  std::vector<uint32_t> dfs() const;
+
   /// The fall-through edges of the run from offset \p From to offset
   /// \p To; none when BOLT rejects the trace.
   std::optional<FallthroughList> fallthroughs(uint64_t From, uint64_t To,
@@ -69,17 +101,11 @@ public:
                                               bool IsReturn) const;
 
 private:
-  struct Block {
-    uint64_t Start = 0;
-    /// Index into Instrs of the block's last instruction.
-    size_t Last = 0;
-    bool IsLandingPad = false;
-    /// Starts a map block that follows no call (a jump-table target).
-    bool IsMapLabel = false;
-  };
-
   BoltFunctionView() = default;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
+  void buildEdges();
+  bool hasFallthrough(const Block &B) const;
+  void addEdge(size_t From, size_t To);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
   bool isTailCall(const Instruction &I) const;
   bool isCall(const Instruction &I) const;

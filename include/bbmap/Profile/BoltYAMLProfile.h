@@ -69,6 +69,9 @@ struct Function {
   /// BOLT's function hash (`hash`).
   uint64_t Hash = 0;
   uint64_t ExecCount = 0;
+  /// Entries of the function whose source is unknown or outside the
+  /// binary (`extern`, BOLT 22; 0 when absent).
+  uint64_t ExternEntryCount = 0;
   /// BOLT's number of blocks of the function (`nblocks`).
   uint32_t NumBlocks = 0;
   /// The blocks with a profile, in the order the file lists them.
@@ -91,8 +94,12 @@ struct Header {
   std::string Origin;
   std::string EventNames;
   /// Block indices and the function hash follow a depth-first order of the
-  /// CFG rather than the binary's block order (`dfs-order`).
+  /// CFG rather than the binary's block order (`dfs-order`). BOLT reads a
+  /// file without the key (BOLT 15 and 16) as depth-first.
   bool IsDFSOrder = false;
+  /// Whether the file has the `dfs-order` key: BOLT 19 and later always
+  /// write it, BOLT 15 and 16 never do.
+  bool HasDFSOrderKey = true;
   HashFunction Hash = HashFunction::StdHash;
 };
 

@@ -17,22 +17,13 @@
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BoltRecords.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 
 namespace bbmap {
-
-/// Which perf2bolt's output to reproduce.
-enum class FdataDialect {
-  /// perf2bolt 22: an unknown end is written as `0 [unknown] 0`.
-  Bolt22,
-  /// perf2bolt 19: an unknown end keeps its address as the offset.
-  Bolt19,
-  /// perf2bolt 16: as 22, but returns are written as branches.
-  Bolt16,
-};
 
 struct FdataOptions {
   FdataDialect Dialect = FdataDialect::Bolt22;
@@ -42,23 +33,6 @@ struct FdataOptions {
   /// The event names are perf's (perf.data, perf script): perf2bolt writes
   /// them as `perf script` prints them, with a trailing colon.
   bool PerfEventNames = false;
-};
-
-/// Records dropped while writing, weighted by their counts, as perf2bolt
-/// counts them.
-struct FdataStats {
-  /// Fall-through runs seen.
-  uint64_t Traces = 0;
-  /// Runs with an end outside every function.
-  uint64_t OutOfRangeTraces = 0;
-  /// Runs spanning two functions or not matching the function's blocks.
-  uint64_t InvalidTraces = 0;
-  /// Branches dropped because their source is a return.
-  uint64_t Returns = 0;
-  /// Branches with both ends outside every function.
-  uint64_t UnknownBranches = 0;
-  /// Samples outside every function.
-  uint64_t OutOfRangeSamples = 0;
 };
 
 /// Writes \p Profile against \p Binary (the profiled file; BOLTed ones are

@@ -5,10 +5,10 @@
 // profiled binary) to the blocks of another (the binary being optimized):
 // functions are matched by name (and source file, for local ones), blocks
 // by the hashes both maps carry (the plugin's -bbmap-bb-hash, or LLVM 22's
-// -emit-bb-hash), and the counts of blocks nothing matched are inferred
-// from the matched ones over the new CFG with LLVM's profile inference.
-// A function whose blocks all match unchanged keeps its counts as they
-// are. docs/profile.md ("Stale profiles") gives the rules.
+// -emit-bb-hash) or else hashes of their decoded code, and the counts of blocks
+// nothing matched are inferred from the matched ones over the new CFG with
+// LLVM's profile inference. A function whose blocks all match unchanged keeps
+// its counts as they are. docs/profile.md ("Stale profiles") gives the rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,8 +65,10 @@ struct StaleMatchStats {
   /// Changed functions with unmatched profiled blocks, the most weight
   /// lost first.
   std::vector<StaleLoss> Partial;
-  /// The maps of both builds carry block hashes.
-  bool Hashes = false;
+  /// Changed functions whose blocks were matched by the maps' hashes, and
+  /// by hashes of their code.
+  uint64_t ByMapHashes = 0;
+  uint64_t ByCodeHashes = 0;
 };
 
 struct CarriedProfile {
@@ -74,11 +76,23 @@ struct CarriedProfile {
   StaleMatchStats Stats;
 };
 
+/// Which block hashes match the blocks of changed functions.
+enum class HashSource {
+  /// The maps' when both functions have them and both builds come from the
+  /// same compiler (.comment), else those of the code.
+  Auto,
+  /// The maps' when both functions have them, else those of the code.
+  Map,
+  /// Hashes of the decoded code (opcode and register names, immediates),
+  /// which any two builds of one target share.
+  Code,
+};
+
 /// Carries \p Old, a profile of \p From's blocks, to the blocks of \p To.
 /// Fails, naming the share matched, when less than half of the profile's
 /// weight lies in functions \p To has: a profile of another program.
 llvm::Expected<CarriedProfile> carryProfile(const BlockProfile &Old, Build From,
-                                            Build To);
+                                            Build To, HashSource Source);
 
 } // namespace bbmap
 

@@ -1,0 +1,153 @@
+//===- BoltRecords.h - perf2bolt's records of a profile ---------*- C++ -*-===//
+//
+// The branch, entry and sample records perf2bolt's DataAggregator makes of
+// a profile for a binary, per BOLT function: each trace split into its
+// taken branch (dropped when its source is a return) and its fall-through
+// run; branches charged per function as intra-function branches, calls
+// (with entry records in the callee) or branches to and from unknown code;
+// runs turned into the fall-through edges of BOLT's blocks
+// (BoltFunctionView) or, in functions BOLT moved, of the BAT table's block
+// entries. Counts of equal (from, to) pairs are summed. The fdata writer
+// (FdataWriter.h) and the YAML builder (BoltYAMLBuilder.h) write them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BOLTRECORDS_H
+#define BBMAP_PROFILE_BOLTRECORDS_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BoltFunctionTable.h"
+#include "bbmap/Profile/BoltFunctionView.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace bbmap {
+
+/// Which perf2bolt's output to reproduce.
+enum class FdataDialect {
+  /// perf2bolt 22: an unknown end is written as `0 [unknown] 0`.
+  Bolt22,
+  /// perf2bolt 19: an unknown end keeps its address as the offset.
+  Bolt19,
+  /// perf2bolt 16: as 22, but returns are written as branches.
+  Bolt16,
+};
+
+/// Records dropped while aggregating, weighted by their counts, as
+/// perf2bolt counts them.
+struct FdataStats {
+  /// Fall-through runs seen.
+  uint64_t Traces = 0;
+  /// Runs with an end outside every function.
+  uint64_t OutOfRangeTraces = 0;
+  /// Runs spanning two functions or not matching the function's blocks.
+  uint64_t InvalidTraces = 0;
+  /// Branches dropped because their source is a return.
+  uint64_t Returns = 0;
+  /// Branches with both ends outside every function.
+  uint64_t UnknownBranches = 0;
+  /// Samples outside every function.
+  uint64_t OutOfRangeSamples = 0;
+};
+
+/// A location as perf2bolt records it: known (in a BOLT function) or not,
+/// the function's name and the offset.
+using BoltLocation = std::tuple<bool, std::string, uint64_t>;
+
+struct BoltCounts {
+  uint64_t Mispreds = 0;
+  uint64_t Count = 0;
+
+  void add(uint64_t C, uint64_t M) {
+    Count += C;
+    Mispreds += M;
+  }
+};
+
+/// What perf2bolt records for one function (its FuncBranchData and
+/// sample data).
+struct BoltFunctionRecords {
+  const BoltFunction *Function = nullptr;
+  /// The name written in its records.
+  std::string Name;
+  /// (source offset, target) -> counts: intra-function branches and
+  /// fall-throughs, calls and branches out of the function.
+  std::map<std::pair<uint64_t, BoltLocation>, BoltCounts> Branches;
+  /// (source, target offset) -> counts: branches into the function from
+  /// elsewhere (calls, returns, unknown code).
+  std::map<std::pair<BoltLocation, uint64_t>, BoltCounts> Entries;
+  /// Offset -> samples.
+  std::map<uint64_t, uint64_t> Samples;
+
+  /// perf2bolt made a FuncBranchData for the function.
+  bool hasBranchData() const { return !Branches.empty() || !Entries.empty(); }
+};
+
+class BoltRecordAggregator {
+public:
+  /// \p Binary is the profiled file (BOLTed ones are aggregated in BAT
+  /// mode); \p Decoder must decode it. Both must outlive the aggregator.
+  BoltRecordAggregator(const MappedBinary &Binary,
+                       const InstructionDecoder &Decoder, FdataDialect Dialect);
+
+  /// Adds the traces of \p Profile, or its IP samples with
+  /// \p BasicSamples.
+  void add(const BranchProfile &Profile, bool BasicSamples);
+
+  bool isBAT() const { return Binary.translator() != nullptr; }
+  const BoltFunctionTable &functions() const { return Functions; }
+  /// BOLT's blocks of \p F; null when BOLT has no CFG for it.
+  const BoltFunctionView *viewOf(const BoltFunction &F);
+  /// By primary name.
+  const std::map<std::string, BoltFunctionRecords> &records() const {
+    return Data;
+  }
+  const FdataStats &stats() const { return Stats; }
+
+private:
+  /// One end of a branch after BOLT's handleAddress(): the function (the
+  /// parent of a cold fragment) and the (translated) offset.
+  struct BranchEnd {
+    const BoltFunction *Function = nullptr;
+    uint64_t Offset = 0;
+  };
+
+  void addTrace(const Trace &T);
+  void addSample(const Sample &S);
+  bool isReturn(const Trace &T);
+  const BoltFunction *parentOf(const BoltFunction &F) const;
+  BoltFunctionRecords &dataOf(const BoltFunction &F);
+  BoltLocation locationOf(const BranchEnd &E) const;
+  BranchEnd handleAddress(uint64_t Address, bool IsFrom) const;
+  void doBranch(uint64_t From, uint64_t To, uint64_t Count, uint64_t Mispreds);
+  void doTrace(const Trace &T, bool IsReturn);
+  std::optional<FallthroughList>
+  blockFallthroughs(const BoltFunction &F, const Trace &T, bool IsReturn);
+  std::optional<FallthroughList>
+  batFallthroughs(uint64_t FunctionAddress, uint64_t From, uint64_t To) const;
+
+  const MappedBinary &Binary;
+  const InstructionDecoder &Decoder;
+  FdataDialect Dialect;
+  BoltFunctionTable Functions;
+  /// All map block starts, ascending.
+  std::vector<MapBlockStart> MapBlocks;
+  /// Keyed by addresses from the binary and the profile, any of which can
+  /// be one of DenseMap's reserved keys: standard containers.
+  std::unordered_map<uint64_t, std::optional<BoltFunctionView>> Views;
+  std::unordered_set<uint64_t> ReturnSources;
+  std::map<std::string, BoltFunctionRecords> Data;
+  FdataStats Stats;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BOLTRECORDS_H

@@ -1,0 +1,269 @@
+//===- BoltRecords.cpp - perf2bolt's records of a profile -----------------===//
+//
+// Follows perf2bolt's DataAggregator (doBranch, doTrace, doBasicSample) and
+// the fall-through rules of getFallthroughsInTrace() and, for BOLTed
+// binaries, BoltAddressTranslation::getFallthroughsInTrace().
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/BoltRecords.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+std::vector<MapBlockStart> collectMapBlocks(const MappedBinary &Binary) {
+  std::vector<MapBlockStart> Starts;
+  for (const DecodedSection &Sec : Binary.sections())
+    for (const FunctionMap &F : Sec.Functions)
+      for (const BlockRange &R : F.Ranges)
+        for (const BlockEntry &B : R.Blocks)
+          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
+  llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
+    return A.Address < B.Address;
+  });
+  return Starts;
+}
+
+} // namespace
+
+BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
+                                           const InstructionDecoder &Decoder,
+                                           FdataDialect Dialect)
+    : Binary(Binary), Decoder(Decoder), Dialect(Dialect),
+      Functions(
+          BoltFunctionTable::build(Binary.object(), Decoder.subtargetInfo())),
+      MapBlocks(collectMapBlocks(Binary)) {}
+
+const BoltFunction *
+BoltRecordAggregator::parentOf(const BoltFunction &F) const {
+  if (!isBAT())
+    return &F;
+  std::optional<uint64_t> Parent = Binary.translator()->parentOf(F.Address);
+  if (!Parent)
+    return &F;
+  return Functions.containing(*Parent);
+}
+
+BoltFunctionRecords &BoltRecordAggregator::dataOf(const BoltFunction &F) {
+  BoltFunctionRecords &D = Data[F.Name];
+  if (D.Name.empty()) {
+    D.Function = &F;
+    D.Name = isBAT() ? F.BATName : F.Name;
+  }
+  return D;
+}
+
+BoltLocation BoltRecordAggregator::locationOf(const BranchEnd &E) const {
+  if (!E.Function)
+    return {false, "[unknown]", E.Offset};
+  return {true, isBAT() ? E.Function->BATName : E.Function->Name, E.Offset};
+}
+
+bool BoltRecordAggregator::isReturn(const Trace &T) {
+  // perf2bolt 16 reads B, F and f records only and keeps every branch.
+  if (Dialect == FdataDialect::Bolt16)
+    return false;
+  switch (T.Kind) {
+  case TraceKind::ExternalReturn:
+  case TraceKind::Return:
+    return true;
+  case TraceKind::Fallthrough:
+  case TraceKind::ExternalOrigin:
+    return false;
+  default:
+    break;
+  }
+  if (ReturnSources.count(T.From))
+    return true;
+  const BoltFunction *F = Functions.containing(T.From);
+  if (!F)
+    return false;
+  // BOLT looks at the instruction starting there in a disassembled
+  // function, and decodes the bytes at the address in the others.
+  if (const BoltFunctionView *View = viewOf(*F)) {
+    const Instruction *I = View->instructionAt(T.From - F->Address);
+    return I && I->Kind == InstrKind::Return;
+  }
+  std::optional<Instruction> I = Decoder.decode(T.From);
+  return I && I->Kind == InstrKind::Return;
+}
+
+BoltRecordAggregator::BranchEnd
+BoltRecordAggregator::handleAddress(uint64_t Address, bool IsFrom) const {
+  const BoltFunction *F = Functions.containing(Address);
+  if (!F)
+    return {nullptr, Dialect == FdataDialect::Bolt19 ? Address : uint64_t(0)};
+  uint64_t Offset = Address - F->Address;
+  if (isBAT())
+    Offset = Binary.translator()->translate(F->Address, Offset, IsFrom);
+  return {parentOf(*F), Offset};
+}
+
+void BoltRecordAggregator::doBranch(uint64_t From, uint64_t To, uint64_t Count,
+                                    uint64_t Mispreds) {
+  BranchEnd Src = handleAddress(From, /*IsFrom=*/true);
+  BranchEnd Dst = handleAddress(To, /*IsFrom=*/false);
+  if (!Src.Function && !Dst.Function) {
+    Stats.UnknownBranches += Count;
+    return;
+  }
+  BoltLocation Target = locationOf(Dst);
+  if (Src.Function)
+    dataOf(*Src.Function).Branches[{Src.Offset, Target}].add(Count, Mispreds);
+  bool Intra = Src.Function == Dst.Function && Dst.Offset != 0;
+  if (Dst.Function && !Intra)
+    dataOf(*Dst.Function)
+        .Entries[{locationOf(Src), Dst.Offset}]
+        .add(Count, Mispreds);
+}
+
+const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
+  auto [It, Inserted] = Views.try_emplace(F.Address);
+  if (Inserted) {
+    auto Begin = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
+      return B.Address < F.Address;
+    });
+    auto End = std::find_if(Begin, MapBlocks.end(), [&](const auto &B) {
+      return B.Address >= F.Address + F.Size;
+    });
+    size_t First = Begin - MapBlocks.begin();
+    It->second = BoltFunctionView::build(
+        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin));
+  }
+  return It->second ? &*It->second : nullptr;
+}
+
+std::optional<FallthroughList>
+BoltRecordAggregator::blockFallthroughs(const BoltFunction &F, const Trace &T,
+                                        bool IsReturn) {
+  uint64_t From = T.To - F.Address, To = T.FallthroughEnd - F.Address;
+  if (From > To)
+    return std::nullopt;
+  if (F.IsPseudo)
+    return FallthroughList();
+  const BoltFunctionView *View = viewOf(F);
+  if (!View)
+    return std::nullopt;
+  TraceOrigin Origin = TraceOrigin::Outside;
+  if (T.Kind == TraceKind::Fallthrough)
+    Origin = TraceOrigin::FallthroughOnly;
+  else if (T.hasBranch() && !(T.Kind == TraceKind::Return && T.From == 0) &&
+           T.From >= F.Address && T.From - F.Address < F.Size)
+    Origin = TraceOrigin::Inside;
+  return View->fallthroughs(From, To, Origin, IsReturn);
+}
+
+std::optional<FallthroughList>
+BoltRecordAggregator::batFallthroughs(uint64_t FunctionAddress, uint64_t From,
+                                      uint64_t To) const {
+  FallthroughList Edges;
+  if (From >= To)
+    return Edges;
+  const BATFunction *Table = Binary.translator()->tableAt(FunctionAddress);
+  std::vector<const BATEntry *> Entries =
+      boltOrder(*Table, Binary.bat()->Format);
+  auto UpperBound = [&](uint64_t Offset) {
+    return size_t(llvm::partition_point(Entries,
+                                        [&](const BATEntry *E) {
+                                          return E->OutputOffset <= Offset;
+                                        }) -
+                  Entries.begin());
+  };
+  size_t Begin = UpperBound(From - FunctionAddress);
+  do {
+    if (Begin == 0)
+      return Edges;
+    --Begin;
+  } while (Entries[Begin]->IsBranch);
+  size_t Last = UpperBound(To - FunctionAddress);
+  if (Last == 0)
+    return Edges;
+  --Last;
+  if (Entries[Begin]->OutputOffset >= Entries[Last]->OutputOffset)
+    return Edges;
+  for (size_t I = Begin; I != Last;) {
+    const BATEntry *Src = Entries[I];
+    if (Src->IsBranch) {
+      ++I;
+      continue;
+    }
+    ++I;
+    while (Entries[I]->IsBranch && I != Last)
+      ++I;
+    if (Entries[I]->IsBranch)
+      break;
+    Edges.emplace_back(Src->InputOffset, Entries[I]->InputOffset);
+  }
+  return Edges;
+}
+
+void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
+  Stats.Traces += T.Count;
+  const BoltFunction *F = Functions.containing(T.To);
+  const BoltFunction *ToF = Functions.containing(T.FallthroughEnd);
+  if (!F || !ToF) {
+    Stats.OutOfRangeTraces += T.Count;
+    return;
+  }
+  if (F != ToF) {
+    Stats.InvalidTraces += T.Count;
+    return;
+  }
+  std::optional<FallthroughList> Edges =
+      isBAT() && Binary.translator()->tableAt(F->Address)
+          ? batFallthroughs(F->Address, T.To - IsReturn, T.FallthroughEnd)
+          : blockFallthroughs(*F, T, IsReturn);
+  if (!Edges) {
+    Stats.InvalidTraces += T.Count;
+    return;
+  }
+  const BoltFunction *Parent = parentOf(*F);
+  BoltFunctionRecords &D = dataOf(*Parent);
+  for (const auto &[From, To] : *Edges)
+    D.Branches[{From, locationOf({Parent, To})}].add(T.Count, 0);
+}
+
+void BoltRecordAggregator::addTrace(const Trace &T) {
+  bool IsReturn = isReturn(T);
+  if (IsReturn && T.hasBranch())
+    Stats.Returns += T.Count;
+  if (!IsReturn && T.hasBranch())
+    doBranch(T.From, T.To, T.Count, T.Mispreds);
+  if (T.hasFallthrough())
+    doTrace(T, IsReturn);
+}
+
+void BoltRecordAggregator::addSample(const Sample &S) {
+  const BoltFunction *F = Functions.containing(S.Address);
+  if (!F) {
+    Stats.OutOfRangeSamples += S.Count;
+    return;
+  }
+  // BOLT takes the offset from the parent of a cold fragment and looks it
+  // up in the parent's table (a BOLT quirk, reproduced).
+  const BoltFunction *Parent = parentOf(*F);
+  uint64_t Offset = S.Address - Parent->Address;
+  if (isBAT())
+    Offset = Binary.translator()->translate(Parent->Address, Offset, false);
+  dataOf(*Parent).Samples[Offset] += S.Count;
+}
+
+void BoltRecordAggregator::add(const BranchProfile &Profile,
+                               bool BasicSamples) {
+  if (BasicSamples) {
+    for (const Sample &S : Profile.Samples)
+      addSample(S);
+    return;
+  }
+  for (const Trace &T : Profile.Traces)
+    if (T.Kind == TraceKind::Return && T.From != 0)
+      ReturnSources.insert(T.From);
+  for (const Trace &T : Profile.Traces)
+    addTrace(T);
+}
+
+} // namespace bbmap
