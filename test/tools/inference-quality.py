@@ -25,8 +25,8 @@ A block absent from one side counts 0 there; a block whose exact count is
 
 --scale=bytes or none overrides the choice of scale by the profile's kind
 (auto: none for executions, bytes otherwise). --share-only prints just the
-count-weighted share of blocks within 10% (one number, in percent), for
-scripts.
+count-weighted shares of blocks within 10% and within 2x (two numbers, in
+percent), for scripts.
 """
 import argparse
 import json
@@ -96,7 +96,7 @@ def main():
     ic = {k: v[0] for k, v in ib.items()}
     n, b, w = shares(ec, ic, scale)
     if args.share_only:
-        print(f"{w:.1f}")
+        print(f"{w:.1f} {shares(ec, ic, scale, 2.0)[2]:.1f}")
         return 0
     print(f"blocks: {n}, within 10%: {b:.1f}% of blocks, {w:.1f}% weighted "
           f"by exact count")
