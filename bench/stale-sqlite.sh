@@ -42,10 +42,11 @@
 #    lines (-basic-block-section-match-infer; A->B only; once as is, once
 #    with -propeller-infer-threshold=0: by default clang drops the profile
 #    of a function with fewer than 60% of its blocks matched), and BOLT
-#    (ext-tsp, cdsort, split) with the fresh profile (fdata, as
-#    layout-sqlite.sh) and with A's stale YAML (--infer-stale-profile reads
-#    only YAML; perf2bolt-22 writes no block counts into the YAML of IP
-#    samples, so BOLT's perf rows have nothing to match). Each
+#    (ext-tsp, cdsort, split) with the fresh profile and with A's stale
+#    YAML (--infer-stale-profile reads only YAML). The fresh profile is
+#    YAML too for the trace; for IP samples it is fdata (--ba, as
+#    layout-sqlite.sh), since perf2bolt-22 writes no block counts into the
+#    YAML of IP samples (so BOLT's stale perf row has nothing to match). Each
 #    stale gain is given as a share of the matching fresh gain: bbmap stale
 #    and clang matching of bbmap fresh, BOLT stale of BOLT fresh.
 #
@@ -165,7 +166,7 @@ quality() {
     "$1.exact.json" "$3" 2>>log/quality || echo error error
 }
 
-declare -A Q IR I1
+declare -A Q IR I1 FRESH_BOLT=([trace]=yaml [perf]=fdata)
 sources=(trace perf)
 for s in "${sources[@]}"; do
   # A's own layout, with its h lines, for clang-22's matching on B.
@@ -184,9 +185,11 @@ for s in "${sources[@]}"; do
       run "$t.$s.stale.json" "$PROFILE" "$t" --profiled-binary=A "$(src_args A "$s")" \
         $(counts_args "$s") --format=json -o "$t.$s.stale.json"
     fi
-    # BOLT: the fresh profile (fdata, as layout-sqlite.sh), and A's YAML
-    # with its stale matching (YAML only; -w writes the matched profile).
-    run "$t.$s.bolt-fresh" llvm-bolt-22 "$t" -o "$t-bolt-fresh-$s" --data="$t.$s.fdata" \
+    # BOLT: the fresh profile, and A's YAML with its stale matching (YAML
+    # only; -w writes the matched profile). The fresh one in the same
+    # format, YAML, except for IP samples, whose YAML has no block counts:
+    # fdata (--ba), as layout-sqlite.sh.
+    run "$t.$s.bolt-fresh" llvm-bolt-22 "$t" -o "$t-bolt-fresh-$s" --data="$t.$s.${FRESH_BOLT[$s]}" \
       "${BOLT_OPTS[@]}"
     run "$t.$s.bolt-stale" llvm-bolt-22 "$t" -o "$t-bolt-stale-$s" --data="A.$s.yaml" \
       --infer-stale-profile -w "$t.$s.matched.yaml" "${BOLT_OPTS[@]}"
@@ -284,7 +287,7 @@ name_of() { case $1 in B) echo "B (clang-22, patched)" ;; B19) echo "B' (clang-1
           bbmap-stale) label="bbmap layout, A's profile (bbmap matching)" f=$t-bbmap-fresh-$s ;;
           clang-match) label="clang-22 matching of A's clusters + h lines" f=$t-bbmap-fresh-$s ;;
           clang-match0) label="the same, -propeller-infer-threshold=0" f=$t-bbmap-fresh-$s ;;
-          bolt-fresh) label="BOLT-22, fresh profile" f= ;;
+          bolt-fresh) label="BOLT-22, fresh profile (${FRESH_BOLT[$s]})" f= ;;
           bolt-stale) label="BOLT-22, A's YAML (--infer-stale-profile)" f=$t-bolt-fresh-$s ;;
         esac
         if [ -z "$f" ]; then ki='' k1=''; else ki=$(kept "$b" "$f" IR) k1=$(kept "$b" "$f" I1); fi
