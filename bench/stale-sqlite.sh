@@ -84,7 +84,10 @@ cp "$bdir/llvm-22/bbmap-plugin.so" bin/plugin-22.so
 cp "$bdir/llvm-19/bbmap-plugin.so" bin/plugin-19.so
 PROFILE=$out/bin/bbmap-profile
 # The options the stale rows need (n/a without them).
-has_opt() { "$PROFILE" --help-hidden 2>/dev/null | grep -qE -- "--$1([= ]|$)"; }
+# (The help is read whole first: grep -q in a pipe could stop
+# bbmap-profile early, and pipefail would then count the option missing.)
+"$PROFILE" --help-hidden >bin/help.txt 2>&1 || true
+has_opt() { grep -qE -- "--$1([= ]|$)" bin/help.txt; }
 HAVE_STALE=0 HAVE_YAML=0
 has_opt profiled-binary && HAVE_STALE=1
 has_opt yaml && HAVE_YAML=1
