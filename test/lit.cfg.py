@@ -63,6 +63,7 @@ subs = [
     ('%bbmap-profile', config.bbmap_profile),
     ('%exact-trace', os.path.join(tools, 'exact-trace')),
     ('%fdata-diff', '%s %s' % (py, os.path.join(tools, 'fdata-diff.py'))),
+    ('%yaml-compare', '%s %s' % (py, os.path.join(tools, 'yaml-compare.py'))),
     # test/install: installs and packages this build tree and builds
     # examples/consumer.
     ('%cmake', config.cmake),

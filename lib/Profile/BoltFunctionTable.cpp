@@ -16,6 +16,8 @@
 #include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 
+#include <set>
+
 using namespace llvm;
 using namespace llvm::object;
 
@@ -177,11 +179,31 @@ sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
 }
 
 /// Adds `<sym>@PLT` for every PLT entry with a symbol and the pseudo
-/// function of the .plt header.
+/// function of the .plt header, in the order BOLT creates them: the .plt
+/// entries, its header, then the entries of the other PLT sections.
 void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
                      std::vector<BoltFunction> &Functions) {
+  std::vector<ELFPltEntry> Entries = pltEntries(Obj, STI);
+  std::stable_partition(
+      Entries.begin(), Entries.end(),
+      [](const ELFPltEntry &E) { return E.Section == ".plt"; });
   std::optional<uint64_t> FirstPLTEntry;
-  for (const ELFPltEntry &E : pltEntries(Obj, STI)) {
+  std::optional<std::pair<uint64_t, uint64_t>> PLT = sectionBounds(Obj, ".plt");
+  auto AddHeader = [&] {
+    if (!PLT || PLT->first == FirstPLTEntry.value_or(PLT->second))
+      return;
+    BoltFunction &F = Functions.emplace_back();
+    F.Address = PLT->first;
+    F.End = PLT->second;
+    F.Name = F.BATName = "__BOLT_PSEUDO_.plt";
+    F.IsPseudo = true;
+  };
+  bool HeaderAdded = false;
+  for (const ELFPltEntry &E : Entries) {
+    if (E.Section != ".plt" && !HeaderAdded) {
+      AddHeader();
+      HeaderAdded = true;
+    }
     if (!E.Symbol)
       continue;
     Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
@@ -199,14 +221,8 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
     if (E.Section == ".plt")
       FirstPLTEntry = std::min(FirstPLTEntry.value_or(E.Address), E.Address);
   }
-  std::optional<std::pair<uint64_t, uint64_t>> PLT = sectionBounds(Obj, ".plt");
-  if (!PLT || PLT->first == FirstPLTEntry.value_or(PLT->second))
-    return;
-  BoltFunction &F = Functions.emplace_back();
-  F.Address = PLT->first;
-  F.End = PLT->second;
-  F.Name = F.BATName = "__BOLT_PSEUDO_.plt";
-  F.IsPseudo = true;
+  if (!HeaderAdded)
+    AddHeader();
 }
 
 /// The (start, size) of every FDE of \p Obj's .eh_frame.
@@ -260,6 +276,67 @@ void addFrameFunctions(const ELFObjectFileBase &Obj,
   llvm::append_range(Functions, Added);
 }
 
+/// Whether \p Obj has a relocation section for an executable section.
+bool hasCodeRelocations(const ELFObjectFileBase &Obj) {
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target != Obj.section_end() && (*Target)->isText() &&
+        !S.relocations().empty())
+      return true;
+  }
+  return false;
+}
+
+/// The code addresses (symbol + addend) that absolute relocations of
+/// allocated data sections refer to, ascending: what BOLT registers as
+/// externally referenced offsets of functions.
+std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj) {
+  std::vector<uint64_t> Refs;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target == Obj.section_end() || (*Target)->isText() ||
+        !(ELFSectionRef(**Target).getFlags() & ELF::SHF_ALLOC))
+      continue;
+    for (const RelocationRef &R : S.relocations()) {
+      uint64_t Type = R.getType();
+      if (Type != ELF::R_X86_64_64 && Type != ELF::R_X86_64_32 &&
+          Type != ELF::R_X86_64_32S)
+        continue;
+      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      Expected<uint64_t> Value = R.getSymbol()->getValue();
+      if (Addend && Value)
+        Refs.push_back(*Value + *Addend);
+      consumeError(Addend.takeError());
+      consumeError(Value.takeError());
+    }
+  }
+  llvm::sort(Refs);
+  Refs.erase(std::unique(Refs.begin(), Refs.end()), Refs.end());
+  return Refs;
+}
+
+/// Gives \p Functions, in the order BOLT creates them, BOLT's numbers. A
+/// symbol at a PLT function's address (the `.plt` section symbol of a
+/// binary linked with relocations) is no function of BOLT's: it gets none.
+void numberFunctions(std::vector<BoltFunction> &Functions) {
+  std::set<uint64_t> PLTAddresses;
+  for (const BoltFunction &F : Functions)
+    if (F.IsPseudo)
+      PLTAddresses.insert(F.Address);
+  uint32_t Number = 0;
+  for (BoltFunction &F : Functions)
+    if (F.IsPseudo || !PLTAddresses.count(F.Address))
+      F.Number = ++Number;
+}
+
 /// Sorts \p Functions and ends each at the next one's start.
 void closeExtents(std::vector<BoltFunction> &Functions) {
   llvm::stable_sort(Functions,
@@ -284,8 +361,10 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   addSymbolFunctions(readSymbols(Obj), T.Functions);
   addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
-  for (size_t I = 0; I < T.Functions.size(); ++I)
-    T.Functions[I].Number = I + 1;
+  numberFunctions(T.Functions);
+  T.HasRelocations = hasCodeRelocations(Obj);
+  if (T.HasRelocations)
+    T.DataReferences = codeReferencesOfData(Obj);
   closeExtents(T.Functions);
   return T;
 }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 
 using namespace llvm;
 
@@ -26,15 +27,96 @@ namespace {
 /// What starts a block at an offset.
 struct Label {
   bool IsLandingPad = false;
-  bool FromMap = false;
 };
+
+/// A register operand's number (getReg() gives an MCRegister from LLVM 20
+/// on, an unsigned before).
+unsigned regOf(const MCOperand &Op) { return MCRegister(Op.getReg()).id(); }
+
+/// The table of a `jmp *TABLE(,%index,8)`: no base register, scale 8.
+std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
+  if (Inst.getNumOperands() != 5)
+    return std::nullopt;
+  const MCOperand &Base = Inst.getOperand(0);
+  const MCOperand &Scale = Inst.getOperand(1);
+  const MCOperand &Index = Inst.getOperand(2);
+  const MCOperand &Disp = Inst.getOperand(3);
+  if (!Base.isReg() || Base.getReg() || !Scale.isImm() || Scale.getImm() != 8 ||
+      !Index.isReg() || !Index.getReg() || !Disp.isImm())
+    return std::nullopt;
+  return uint64_t(Disp.getImm());
+}
 
 } // namespace
 
-std::optional<BoltFunctionView>
-BoltFunctionView::build(const BoltFunction &F,
-                        const InstructionDecoder &Decoder,
-                        ArrayRef<MapBlockStart> MapBlocks) {
+std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary) {
+  std::vector<MapBlockStart> Starts;
+  for (const DecodedSection &Sec : Binary.sections())
+    for (const FunctionMap &F : Sec.Functions)
+      for (const BlockRange &R : F.Ranges)
+        for (const BlockEntry &B : R.Blocks)
+          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
+  llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
+    return A.Address < B.Address;
+  });
+  return Starts;
+}
+
+void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
+                                     ArrayRef<JumpTableSite> Sites,
+                                     const BoltCodeContext &Context) {
+  // Entries run while they name an instruction of the function, up to the
+  // start of another of its jump tables.
+  unsigned EntrySize = Site.Relative ? 4 : 8;
+  std::vector<uint64_t> &Targets = JumpTargets[Site.Jump];
+  uint64_t Entry = Site.Table;
+  for (;; Entry += EntrySize) {
+    if (Entry != Site.Table && llvm::any_of(Sites, [&](const JumpTableSite &S) {
+          return S.Table == Entry;
+        }))
+      break;
+    std::optional<uint64_t> Value = Context.ReadData(Entry, EntrySize);
+    if (!Value)
+      break;
+    uint64_t Target =
+        Site.Relative ? Site.Table + int64_t(int32_t(*Value)) : *Value;
+    if (Target < Address || Target - Address >= Size ||
+        !instructionAt(Target - Address))
+      break;
+    Targets.push_back(Target - Address);
+  }
+  if (Entry != Site.Table)
+    JumpTables.emplace_back(Site.Table, Entry);
+  llvm::sort(Targets);
+  Targets.erase(std::unique(Targets.begin(), Targets.end()), Targets.end());
+}
+
+void BoltFunctionView::collectReferences(const BoltCodeContext &Context) {
+  for (const auto &[Jump, Targets] : JumpTargets)
+    llvm::append_range(ReferencedOffsets, Targets);
+  auto Begin = llvm::upper_bound(Context.DataReferences, Address);
+  for (auto It = Begin;
+       It != Context.DataReferences.end() && *It - Address < Size; ++It)
+    ReferencedOffsets.push_back(*It - Address);
+  llvm::sort(ReferencedOffsets);
+  ReferencedOffsets.erase(
+      std::unique(ReferencedOffsets.begin(), ReferencedOffsets.end()),
+      ReferencedOffsets.end());
+}
+
+bool BoltFunctionView::inJumpTable(uint64_t A) const {
+  return llvm::any_of(JumpTables, [&](const std::pair<uint64_t, uint64_t> &T) {
+    return A >= T.first && A < T.second;
+  });
+}
+
+bool BoltFunctionView::hasInternalReference() const {
+  return !ReferencedOffsets.empty();
+}
+
+std::optional<BoltFunctionView> BoltFunctionView::build(
+    const BoltFunction &F, const InstructionDecoder &Decoder,
+    ArrayRef<MapBlockStart> MapBlocks, const BoltCodeContext &Context) {
   if (F.IsPseudo || F.Size == 0)
     return std::nullopt;
   BoltFunctionView V;
@@ -42,6 +124,13 @@ BoltFunctionView::build(const BoltFunction &F,
   V.Size = F.Size;
   // Instruction index -> condition code of the jcc there.
   DenseMap<size_t, unsigned> CondCodes;
+  std::vector<JumpTableSite> Sites;
+  // A PIC jump table: `lea T(%rip), %b` (anywhere before, as BOLT looks
+  // back through the function), `movslq (%b,%i,4), %r`, `add %b, %r`,
+  // `jmp *%r`. Register -> the last PC-relative LEA's target it got, and
+  // register -> the base of the table entry it loaded.
+  DenseMap<unsigned, uint64_t> LeaTargets;
+  DenseMap<unsigned, unsigned> EntryBases;
   for (uint64_t Offset = 0; Offset < F.Size;) {
     MCInst Inst;
     std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
@@ -51,11 +140,35 @@ BoltFunctionView::build(const BoltFunction &F,
         Inst.getOperand(Inst.getNumOperands() - 1).isImm())
       CondCodes[V.Instrs.size()] =
           Inst.getOperand(Inst.getNumOperands() - 1).getImm();
+    StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+    if (Name == "LEA64r")
+      if (std::optional<uint64_t> T =
+              Decoder.analysis().evaluateMemoryOperandAddress(
+                  Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
+        LeaTargets[regOf(Inst.getOperand(0))] = *T;
+    if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
+      EntryBases[regOf(Inst.getOperand(0))] = regOf(Inst.getOperand(1));
+    if (I->Kind == InstrKind::IndirectBranch) {
+      if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
+        Sites.push_back({V.Instrs.size(), *Table, false});
+      else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg()) {
+        auto Base = EntryBases.find(regOf(Inst.getOperand(0)));
+        auto Table = Base == EntryBases.end() ? LeaTargets.end()
+                                              : LeaTargets.find(Base->second);
+        if (Table != LeaTargets.end())
+          Sites.push_back({V.Instrs.size(), Table->second, true});
+      }
+    }
     I->Address = Offset;
     Offset += I->Size;
     V.Instrs.push_back(*I);
   }
+  for (const JumpTableSite &Site : Sites)
+    V.readJumpTable(Site, Sites, Context);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
+  V.StrictMode = Context.StrictMode;
+  if (V.StrictMode)
+    V.collectReferences(Context);
   V.buildBlocks(MapBlocks);
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
@@ -83,21 +196,18 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
          I.Kind == InstrKind::UncondBranch) &&
         I.Target && *I.Target >= Address && *I.Target - Address < Size)
       Labels[*I.Target - Address];
-  // Only a jump table makes a map block a label that no branch names.
-  bool HasJumpTable = llvm::any_of(MapBlocks, [](const MapBlockStart &B) {
-    return (B.Metadata & metadata::HasIndirectBranch) &&
-           !(B.Metadata & metadata::HasTailCall);
-  });
+  for (const auto &[Jump, Targets] : JumpTargets)
+    for (uint64_t Target : Targets)
+      Labels[Target];
+  for (uint64_t Offset : ReferencedOffsets)
+    Labels[Offset];
   for (const MapBlockStart &B : MapBlocks) {
     uint64_t Offset = B.Address - Address;
     const Instruction *I = instructionAt(Offset);
     if (!I || Offset == 0)
       continue;
-    bool AfterCall = std::prev(I)->isCall();
     if (B.Metadata & metadata::IsEHPad)
       Labels[Offset].IsLandingPad = true;
-    else if (HasJumpTable && !AfterCall)
-      Labels[Offset].FromMap = true;
   }
   for (size_t Index = 0; Index < Instrs.size(); ++Index) {
     const Instruction &I = Instrs[Index];
@@ -115,7 +225,6 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
       B.First = Index;
       if (L != Labels.end()) {
         B.IsLandingPad = L->second.IsLandingPad;
-        B.IsMapLabel = L->second.FromMap;
       }
     }
     Blocks.back().Last = Index;
@@ -136,6 +245,11 @@ bool BoltFunctionView::isTailCall(const Instruction &I) const {
   case InstrKind::UncondBranch:
     return I.Target && (*I.Target < Address || *I.Target - Address >= Size);
   case InstrKind::IndirectBranch: {
+    // postProcessIndirectBranches(): an indirect jump of a single-block
+    // function, or in strict mode of a function no data refers into, is a
+    // tail call.
+    if (Blocks.size() == 1 || (StrictMode && !hasInternalReference()))
+      return true;
     // The map block holding I: the last one starting at or before it.
     auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
       return B.Address <= Address + I.Address;
@@ -179,17 +293,17 @@ void BoltFunctionView::buildEdges() {
   // buildCFG() adds the taken branches sorted by (source, target) offsets
   // and without duplicates, then the fall-throughs in layout order.
   std::vector<std::pair<uint64_t, uint64_t>> Taken;
-  for (const Instruction &I : Instrs) {
+  for (size_t Index = 0; Index < Instrs.size(); ++Index) {
+    const Instruction &I = Instrs[Index];
     if (isTailCall(I))
       continue;
     if ((I.Kind == InstrKind::CondBranch ||
          I.Kind == InstrKind::UncondBranch) &&
         I.Target)
       Taken.emplace_back(I.Address, *I.Target - Address);
-    else if (I.Kind == InstrKind::IndirectBranch)
-      for (const Block &B : Blocks)
-        if (B.IsMapLabel)
-          Taken.emplace_back(I.Address, B.Start);
+    else if (I.Kind == InstrKind::IndirectBranch && !isUnknownJump(Index))
+      for (uint64_t Target : indirectTargets(Index))
+        Taken.emplace_back(I.Address, Target);
   }
   llvm::sort(Taken);
   Taken.erase(std::unique(Taken.begin(), Taken.end()), Taken.end());
@@ -202,6 +316,34 @@ void BoltFunctionView::buildEdges() {
   for (size_t BB = 0; BB + 1 < Blocks.size(); ++BB)
     if (hasFallthrough(Blocks[BB]))
       addEdge(BB, BB + 1);
+  // postProcessIndirectBranches() gives the blocks of unknown jumps their
+  // successors anew, after all other edges.
+  for (size_t BB = 0; BB < Blocks.size(); ++BB) {
+    size_t Last = Blocks[BB].Last;
+    if (Instrs[Last].Kind != InstrKind::IndirectBranch || !isUnknownJump(Last))
+      continue;
+    for (uint64_t Target : ReferencedOffsets)
+      if (std::optional<size_t> To = blockContaining(Target))
+        if (Blocks[*To].Start == Target)
+          addEdge(BB, *To);
+  }
+}
+
+bool BoltFunctionView::isUnknownJump(size_t Index) const {
+  auto It = JumpTargets.find(Index);
+  return StrictMode && !isTailCall(Instrs[Index]) &&
+         (It == JumpTargets.end() || It->second.empty());
+}
+
+std::vector<uint64_t> BoltFunctionView::indirectTargets(size_t Index) const {
+  // The jump table's entries; in strict mode an unknown jump goes to every
+  // referenced offset; else to the map blocks no branch names.
+  auto It = JumpTargets.find(Index);
+  if (It != JumpTargets.end() && !It->second.empty())
+    return It->second;
+  if (StrictMode)
+    return ReferencedOffsets;
+  return {};
 }
 
 std::vector<uint32_t> BoltFunctionView::dfs() const {
@@ -219,9 +361,14 @@ std::vector<uint32_t> BoltFunctionView::dfs() const {
     Order.push_back(BB);
     const Block &B = Blocks[BB];
     if (B.CondCode && B.Successors.size() == 2) {
-      // X86's canonical condition codes (O, B, E, BE, S, P, L, LE) are the
-      // even ones; their taken successor is visited last.
-      bool Canonical = *B.CondCode % 2 == 0;
+      // X86MCPlusBuilder::getCanonicalBranchCondCode() maps each condition
+      // and its inverse to one of O, B, E, A, S, P, L, G (X86::CondCode 0,
+      // 2, 4, 7, 8, 10, 12, 15); dfs() visits the fall-through of those
+      // first.
+      static constexpr unsigned CanonicalCodes = 1u << 0 | 1u << 2 | 1u << 4 |
+                                                 1u << 7 | 1u << 8 | 1u << 10 |
+                                                 1u << 12 | 1u << 15;
+      bool Canonical = *B.CondCode < 16 && (CanonicalCodes >> *B.CondCode & 1);
       Stack.push_back(B.Successors[Canonical ? 0 : 1]);
       Stack.push_back(B.Successors[Canonical ? 1 : 0]);
       continue;

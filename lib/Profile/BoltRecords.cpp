@@ -8,27 +8,12 @@
 
 #include "bbmap/Profile/BoltRecords.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Endian.h"
 
 using namespace llvm;
+using namespace llvm::object;
 
 namespace bbmap {
-
-namespace {
-
-std::vector<MapBlockStart> collectMapBlocks(const MappedBinary &Binary) {
-  std::vector<MapBlockStart> Starts;
-  for (const DecodedSection &Sec : Binary.sections())
-    for (const FunctionMap &F : Sec.Functions)
-      for (const BlockRange &R : F.Ranges)
-        for (const BlockEntry &B : R.Blocks)
-          Starts.push_back({R.BaseAddress + B.Offset, B.Metadata});
-  llvm::sort(Starts, [](const MapBlockStart &A, const MapBlockStart &B) {
-    return A.Address < B.Address;
-  });
-  return Starts;
-}
-
-} // namespace
 
 BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            const InstructionDecoder &Decoder,
@@ -36,7 +21,7 @@ BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
     : Binary(Binary), Decoder(Decoder), Dialect(Dialect),
       Functions(
           BoltFunctionTable::build(Binary.object(), Decoder.subtargetInfo())),
-      MapBlocks(collectMapBlocks(Binary)) {}
+      MapBlocks(mapBlockStarts(Binary)) {}
 
 const BoltFunction *
 BoltRecordAggregator::parentOf(const BoltFunction &F) const {
@@ -46,6 +31,24 @@ BoltRecordAggregator::parentOf(const BoltFunction &F) const {
   if (!Parent)
     return &F;
   return Functions.containing(*Parent);
+}
+
+std::optional<uint64_t> BoltRecordAggregator::readData(uint64_t Address,
+                                                       unsigned Size) const {
+  for (const SectionRef &S : Binary.object().sections()) {
+    if (S.isVirtual() || Address < S.getAddress() ||
+        Address + Size > S.getAddress() + S.getSize())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return std::nullopt;
+    }
+    const char *P = Contents->data() + (Address - S.getAddress());
+    return Size == 4 ? support::endian::read32le(P)
+                     : support::endian::read64le(P);
+  }
+  return std::nullopt;
 }
 
 BoltFunctionRecords &BoltRecordAggregator::dataOf(const BoltFunction &F) {
@@ -131,8 +134,15 @@ const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
       return B.Address >= F.Address + F.Size;
     });
     size_t First = Begin - MapBlocks.begin();
+    auto Read = [&](uint64_t Address, unsigned Size) {
+      return readData(Address, Size);
+    };
+    BoltCodeContext Context;
+    Context.StrictMode = Functions.hasRelocations();
+    Context.DataReferences = Functions.dataReferences();
+    Context.ReadData = Read;
     It->second = BoltFunctionView::build(
-        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin));
+        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin), Context);
   }
   return It->second ? &*It->second : nullptr;
 }

@@ -82,6 +82,9 @@ Expected<BranchProfile> readProfile(const ProfileSource &Source,
   if (Source.Format == ProfileFormat::PerfData ||
       Source.Format == ProfileFormat::PerfScript)
     return readPerf(Source, Binary);
+  if (Source.Format == ProfileFormat::BoltYAML)
+    return createStringError("a BOLT YAML profile holds block counts, not "
+                             "branch records (countYAMLBlocks reads it)");
   Expected<std::unique_ptr<MemoryBuffer>> Text = openText(Source.Path);
   if (!Text)
     return Text.takeError();

@@ -3,13 +3,16 @@
 one binary block by block.
 
 Usage: compare-block-profiles.py EXPECTED.json ACTUAL.json [--all]
+                                 [--no-returns]
 
 Both are `bbmap-profile --format=json` output charged to the same binary's
 blocks, e.g. the input binary's own profile and a profile of its BOLTed
 version translated with --input-binary. Compares every block (count and
 returns, by address and ID; a block absent from one side counts 0 there),
 and with --all also every CFG edge (by function address and block IDs)
-and every call site (site, callee, tail call). Prints one line per kind:
+and every call site (site, callee, tail call). --no-returns compares
+block counts alone, not returns (a BOLT YAML profile counts every return,
+a trace only those into the binary). Prints one line per kind:
 
   blocks compared: N (E executed), mismatches: M
 
@@ -42,9 +45,9 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     expected, actual = (json.load(open(a)) for a in args)
-    fields = ("Count", "Returns")
+    fields = ("Count",) if "--no-returns" in sys.argv else ("Count", "Returns")
     bad, n = compare("blocks", blocks(expected, fields),
-                     blocks(actual, fields), (0, 0))
+                     blocks(actual, fields), (0,) * len(fields))
     if "--all" in sys.argv:
         bad += compare("edges", edges(expected), edges(actual), 0)[0]
         bad += compare("calls", calls(expected), calls(actual), 0)[0]

@@ -18,6 +18,9 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/Profile/BoltYAMLBuilder.h"
+#include "bbmap/Profile/BoltYAMLCounts.h"
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
@@ -28,6 +31,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
@@ -88,8 +92,14 @@ cl::opt<std::string> PreAggregated("pa",
                                    cl::cat(ProfileCategory));
 cl::opt<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
                            cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<std::string>
+    BoltYAMLPath("yaml",
+                 cl::desc("Read a BOLT YAML profile (perf2bolt -w or "
+                          "--profile-format=yaml, llvm-bolt -w): block counts "
+                          "of BOLT's blocks, charged to the map's"),
+                 cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat { Text, JSON, Fdata, Clusters, SymbolOrder };
+enum class OutputFormat { Text, JSON, Fdata, YAML, Clusters, SymbolOrder };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -107,7 +117,10 @@ cl::opt<OutputFormat> Format(
                           "cache-directed order"),
                clEnumValN(OutputFormat::Fdata, "fdata",
                           "BOLT fdata, as perf2bolt writes it for the same "
-                          "input (llvm-bolt --data)")),
+                          "input (llvm-bolt --data)"),
+               clEnumValN(OutputFormat::YAML, "yaml",
+                          "BOLT YAML, as perf2bolt --profile-format=yaml "
+                          "writes it for the same input (llvm-bolt --data)")),
     cl::init(OutputFormat::Text), cl::cat(ProfileCategory));
 cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -124,7 +137,8 @@ cl::opt<std::string> CFG("cfg",
                          cl::value_desc("function"), cl::cat(ProfileCategory));
 cl::opt<FdataDialect> Dialect(
     "fdata-dialect",
-    cl::desc("With --format=fdata, the perf2bolt to match (default: 22)"),
+    cl::desc("With --format=fdata or yaml, the perf2bolt to match (default: "
+             "22)"),
     cl::values(clEnumValN(FdataDialect::Bolt22, "22", "perf2bolt 22"),
                clEnumValN(FdataDialect::Bolt19, "19",
                           "perf2bolt 19: unknown ends keep their address"),
@@ -133,8 +147,8 @@ cl::opt<FdataDialect> Dialect(
     cl::init(FdataDialect::Bolt22), cl::cat(ProfileCategory));
 cl::opt<bool> BasicSamples(
     "ba",
-    cl::desc("With --format=fdata, write IP samples (a no_lbr file, as "
-             "perf2bolt --ba); the default for profiles without branches"),
+    cl::desc("With --format=fdata or yaml, write IP samples (a no_lbr file, "
+             "as perf2bolt --ba); the default for profiles without branches"),
     cl::cat(ProfileCategory));
 cl::opt<ClusterConsumer> LayoutFor(
     "layout-for",
@@ -269,10 +283,11 @@ ProfileSource selectSource() {
   Add(ProfileFormat::PerfScript, PerfScript);
   Add(ProfileFormat::PreAggregated, PreAggregated);
   Add(ProfileFormat::Fdata, Fdata);
+  Add(ProfileFormat::BoltYAML, BoltYAMLPath);
   if (Given.size() != 1) {
     WithColor::error(errs(), ToolName)
-        << "give exactly one profile: --perfdata, --perfscript, --pa or "
-           "--fdata\n";
+        << "give exactly one profile: --perfdata, --perfscript, --pa, "
+           "--fdata or --yaml\n";
     exit(2);
   }
   Given.front().IgnoreBuildID = IgnoreBuildID;
@@ -290,8 +305,17 @@ StringRef formatName(ProfileFormat F) {
     return "pre-aggregated";
   case ProfileFormat::Fdata:
     return "fdata";
+  case ProfileFormat::BoltYAML:
+    return "BOLT YAML";
   }
   return "";
+}
+
+/// The output is one of perf2bolt's (fdata or YAML), of the profiled
+/// binary itself.
+bool writesPerf2boltOutput() {
+  return (Format == OutputFormat::Fdata || Format == OutputFormat::YAML) &&
+         CFG.empty();
 }
 
 /// Refuses a binary whose blocks the profile cannot be charged to: one
@@ -299,13 +323,18 @@ StringRef formatName(ProfileFormat F) {
 /// copied one, still describes the input's addresses).
 void checkBinary(const MappedBinary &Binary) {
   bool Bolted = Binary.bat() != nullptr;
-  bool Fdata = Format == OutputFormat::Fdata && CFG.empty();
-  if (!ProfiledBinaryPath.empty() &&
-      (!InputBinaryPath.empty() || Format == OutputFormat::Fdata)) {
+  bool Fdata = writesPerf2boltOutput();
+  if (!BoltYAMLPath.empty() && Fdata) {
+    WithColor::error(errs(), ToolName)
+        << "--format=fdata and --format=yaml write perf2bolt's records, "
+           "which a YAML profile does not hold\n";
+    exit(2);
+  }
+  if (!ProfiledBinaryPath.empty() && (!InputBinaryPath.empty() || Fdata)) {
     WithColor::error(errs(), ToolName)
         << "--profiled-binary carries block counts to BINARY: it does not go "
-           "with --input-binary or --format=fdata (run those on the profiled "
-           "binary)\n";
+           "with --input-binary or --format=fdata or yaml (run those on the "
+           "profiled binary)\n";
     exit(2);
   }
   if (!InputBinaryPath.empty() && !Bolted)
@@ -339,6 +368,39 @@ ChargedBinary openInput(const MappedBinary &Bolted) {
   In.Decoder =
       unwrap(InputBinaryPath, InstructionDecoder::create(In.Binary->object()));
   return In;
+}
+
+boltyaml::Profile readYAML(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buffer)
+    fail(Path, Buffer.getError().message());
+  std::vector<boltyaml::FunctionProblem> Problems;
+  boltyaml::Profile P = unwrap(
+      Path, boltyaml::readBoltYAML((*Buffer)->getMemBufferRef(), &Problems));
+  for (const boltyaml::FunctionProblem &Problem : Problems)
+    warn(Path, "function '" + Problem.Name + "' left out: " + Problem.Message);
+  return P;
+}
+
+/// Charges a YAML profile to \p Binary's blocks, naming the functions
+/// that do not fit it (at most 20, then a count).
+BlockProfile chargeYAML(const ProfileSource &Source, const boltyaml::Profile &P,
+                        const MappedBinary &Binary,
+                        const InstructionDecoder &Decoder) {
+  constexpr size_t MaxShown = 20;
+  YAMLCounts C = countYAMLBlocks(P, Binary, Decoder);
+  for (const YAMLMisfit &M : ArrayRef(C.Misfits).take_front(MaxShown))
+    warn(Source.Path, "function '" + M.Name + "' does not fit '" +
+                          Binary.path() + "': " + M.Reason);
+  if (C.Misfits.size() > MaxShown)
+    warn(Source.Path, Twine(C.Misfits.size() - MaxShown) +
+                          " more functions do not fit '" + Binary.path() + "'");
+  if (C.CallsUnresolved)
+    warn(Source.Path, Twine(C.CallsUnresolved) +
+                          " calls to functions the profile does not list "
+                          "(PLT entries, unknown code) are left out");
+  return std::move(C.Profile);
 }
 
 ChargedBinary openProfiled() {
@@ -387,7 +449,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "bbmap-profile: charge a profile to basic blocks\n\n"
       "  Reads one profile of BINARY (perf.data, perf script text, BOLT\n"
-      "  pre-aggregated or fdata) and charges it to the blocks of BINARY's\n"
+      "  pre-aggregated, fdata or YAML) and charges it to the blocks of "
+      "BINARY's\n"
       "  .llvm_bb_addr_map: block, edge and call counts. For a BOLTed\n"
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
       "  whose blocks are charged. For a profile of an earlier build,\n"
@@ -401,7 +464,7 @@ int main(int argc, char **argv) {
       BinaryPath,
       MappedBinary::open(BinaryPath, MappedBinary::MapRequirement::Optional));
   checkBinary(*Binary);
-  bool WritesFdata = Format == OutputFormat::Fdata && CFG.empty();
+  bool WritesFdata = writesPerf2boltOutput();
   std::unique_ptr<InstructionDecoder> Decoder =
       unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
   std::optional<ChargedBinary> Profiled;
@@ -409,12 +472,31 @@ int main(int argc, char **argv) {
     Profiled = openProfiled();
   const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
   SourceFacts Facts;
-  BranchProfile Profile =
-      unwrap(Source.Path, readProfile(Source, Recorded, Facts));
+  std::optional<boltyaml::Profile> YAML;
+  BranchProfile Profile;
+  if (Source.Format == ProfileFormat::BoltYAML) {
+    YAML = readYAML(Source.Path);
+    Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
+    if (!YAML->Head.EventNames.empty())
+      Profile.Events.push_back(YAML->Head.EventNames);
+  } else {
+    Profile = unwrap(Source.Path, readProfile(Source, Recorded, Facts));
+  }
   std::error_code EC;
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
+  if (WritesFdata && Format == OutputFormat::YAML) {
+    warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
+    BoltYAMLOptions Options;
+    Options.Dialect = Dialect;
+    Options.BasicSamples = BasicSamples || !Profile.HasBranches;
+    boltyaml::writeBoltYAML(
+        unwrap(BinaryPath, buildBoltYAML(Profile, *Binary, *Decoder, Options)),
+        Out.os());
+    Out.keep();
+    return 0;
+  }
   if (WritesFdata) {
     warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
     FdataOptions Options;
@@ -432,7 +514,11 @@ int main(int argc, char **argv) {
   Origin.Format = formatName(Source.Format).str();
   Origin.Profile = &Profile;
   std::optional<ChargedBinary> Input;
-  if (!InputBinaryPath.empty()) {
+  if (!InputBinaryPath.empty() && YAML) {
+    // BOLT writes the YAML of a BOLTed binary in its input's blocks.
+    Input = openInput(*Binary);
+    Origin.BoltedBinary = Binary->path();
+  } else if (!InputBinaryPath.empty()) {
     Input = openInput(*Binary);
     TranslatedProfile T = translateBATProfile(
         Profile, {*Binary, *Decoder, *Input->Binary, *Input->Decoder});
@@ -446,7 +532,9 @@ int main(int argc, char **argv) {
   const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
   const InstructionDecoder &CountedDecoder =
       CountedOn ? *CountedOn->Decoder : *Decoder;
-  BlockProfile Blocks = countBlocks(Profile, Counted, CountedDecoder);
+  BlockProfile Blocks = YAML
+                            ? chargeYAML(Source, *YAML, Counted, CountedDecoder)
+                            : countBlocks(Profile, Counted, CountedDecoder);
   bool WritesLayout = CFG.empty() && (Format == OutputFormat::Clusters ||
                                       Format == OutputFormat::SymbolOrder);
   if (Blocks.Kind == CountKind::Samples &&

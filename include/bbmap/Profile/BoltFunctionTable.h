@@ -59,9 +59,17 @@ public:
   llvm::ArrayRef<BoltFunction> functions() const { return Functions; }
   /// The function covering \p Address, or null.
   const BoltFunction *containing(uint64_t Address) const;
+  /// The file keeps relocations for its code (`-Wl,-q`): BOLT's
+  /// relocation mode, strict in perf2bolt.
+  bool hasRelocations() const { return HasRelocations; }
+  /// Code addresses the absolute relocations of data sections refer to,
+  /// ascending (with relocations only).
+  llvm::ArrayRef<uint64_t> dataReferences() const { return DataReferences; }
 
 private:
   std::vector<BoltFunction> Functions;
+  bool HasRelocations = false;
+  std::vector<uint64_t> DataReferences;
 };
 
 } // namespace bbmap

@@ -3,12 +3,13 @@
 // Rebuilds the basic blocks BOLT's buildCFG() makes of one function, from a
 // linear disassembly of its symbol extent and the function's
 // .llvm_bb_addr_map blocks: a block starts at the entry, at direct branch
-// targets, at landing pads, at map blocks that do not follow a call (jump
-// table targets) and after every terminator, except that a jmp right after
-// a jcc stays in the jcc's block (unless it is a tail call). Calls do not end
-// blocks; padding nops stay in the block they follow. As in BOLT, a tail call
-// (a jump or jcc to another function, an indirect jump of a map block with
-// HasTailCall) counts as a call. Successors and predecessors are kept in
+// and jump-table targets, at landing pads (map blocks with IsEHPad), in
+// strict relocation mode at offsets data refers to, and after every
+// terminator, except that a jmp right after a jcc stays in the jcc's block
+// (unless it is a tail call). Calls do not end blocks; padding nops after a
+// terminator form a block of their own. As in BOLT, a tail call (a jump or
+// jcc to another function, an indirect jump BOLT takes for one) counts as a
+// call. Successors and predecessors are kept in
 // the order buildCFG() adds them (taken branches by source and target
 // offset, then the fall-through), and dfs() orders the blocks as
 // BinaryFunction::dfs(). On these blocks it answers what BOLT's
@@ -21,10 +22,13 @@
 #define BBMAP_PROFILE_BOLTFUNCTIONVIEW_H
 
 #include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BoltFunctionTable.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -38,6 +42,9 @@ struct MapBlockStart {
   uint32_t Metadata = 0;
 };
 
+/// Every block start of \p Binary's maps, ascending.
+std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary);
+
 /// Where the trace's run was entered from, as getFallthroughsInTrace()
 /// distinguishes it.
 enum class TraceOrigin {
@@ -48,6 +55,19 @@ enum class TraceOrigin {
   Outside,
   /// A branch inside this function.
   Inside,
+};
+
+/// What BOLT learns about a function from the rest of the file.
+struct BoltCodeContext {
+  /// perf2bolt reads the file in strict relocation mode: the file keeps
+  /// relocations for its code.
+  bool StrictMode = false;
+  /// Code addresses absolute relocations of data refer to, ascending.
+  llvm::ArrayRef<uint64_t> DataReferences;
+  /// Reads \p Size (4 or 8) little-endian bytes of the file's data at
+  /// \p Address; none outside it.
+  llvm::function_ref<std::optional<uint64_t>(uint64_t Address, unsigned Size)>
+      ReadData;
 };
 
 /// Fall-through edges (from offset, to offset) within one function.
@@ -65,8 +85,6 @@ public:
     size_t First = 0;
     size_t Last = 0;
     bool IsLandingPad = false;
-    /// Starts a map block that follows no call (a jump-table target).
-    bool IsMapLabel = false;
     /// The condition code of a jcc ending the block (before a jmp or not).
     std::optional<unsigned> CondCode;
     llvm::SmallVector<uint32_t, 2> Successors;
@@ -80,12 +98,15 @@ public:
   /// starts within the function, ascending.
   static std::optional<BoltFunctionView>
   build(const BoltFunction &F, const InstructionDecoder &Decoder,
-        llvm::ArrayRef<MapBlockStart> MapBlocks);
+        llvm::ArrayRef<MapBlockStart> MapBlocks,
+        const BoltCodeContext &Context);
 
   /// The instruction starting at offset \p Offset, if any.
   const Instruction *instructionAt(uint64_t Offset) const;
 
   uint64_t address() const { return Address; }
+  /// The symbol size: the extent of the disassembly.
+  uint64_t size() const { return Size; }
   /// Addresses are offsets from address().
   llvm::ArrayRef<Instruction> instructions() const { return Instrs; }
   llvm::ArrayRef<Block> blocks() const { return Blocks; }
@@ -93,6 +114,13 @@ public:
   /// pads are not known to the view, so blocks only they reach are left
   /// out).
   std::vector<uint32_t> dfs() const;
+  /// \p Address lies in one of the function's jump tables.
+  bool inJumpTable(uint64_t Address) const;
+  /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
+  /// function, an indirect jump of a single-block function or (strict
+  /// mode) of a function nothing refers into, or one its map block marks
+  /// HasTailCall.
+  bool isTailCall(const Instruction &I) const;
 
   /// The fall-through edges of the run from offset \p From to offset
   /// \p To; none when BOLT rejects the trace.
@@ -102,12 +130,29 @@ public:
 
 private:
   BoltFunctionView() = default;
+  struct JumpTableSite {
+    /// Index of the indirect jump.
+    size_t Jump = 0;
+    uint64_t Table = 0;
+    /// Entries are 4-byte offsets from the table (PIC) rather than 8-byte
+    /// addresses.
+    bool Relative = false;
+  };
+
+  void readJumpTable(const JumpTableSite &Site,
+                     llvm::ArrayRef<JumpTableSite> Sites,
+                     const BoltCodeContext &Context);
+  void collectReferences(const BoltCodeContext &Context);
+  bool hasInternalReference() const;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
   void buildEdges();
   bool hasFallthrough(const Block &B) const;
+  std::vector<uint64_t> indirectTargets(size_t Index) const;
+  /// In strict mode, instruction \p Index is an indirect jump that is no
+  /// tail call and has no jump table.
+  bool isUnknownJump(size_t Index) const;
   void addEdge(size_t From, size_t To);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
-  bool isTailCall(const Instruction &I) const;
   bool isCall(const Instruction &I) const;
   bool isSuccessor(size_t BB, size_t Next) const;
   size_t adjustForCall(size_t FromBB, uint64_t From, TraceOrigin Origin,
@@ -120,6 +165,14 @@ private:
   std::vector<Block> Blocks;
   /// The function's map blocks (addresses).
   std::vector<MapBlockStart> MapBlocks;
+  bool StrictMode = false;
+  /// Indirect jump index -> the offsets its jump table holds.
+  std::map<size_t, std::vector<uint64_t>> JumpTargets;
+  /// The jump tables' address ranges [begin, end).
+  std::vector<std::pair<uint64_t, uint64_t>> JumpTables;
+  /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
+  /// and offsets data relocations refer to, ascending.
+  std::vector<uint64_t> ReferencedOffsets;
 };
 
 } // namespace bbmap

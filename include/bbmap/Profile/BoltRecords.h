@@ -125,6 +125,8 @@ private:
   bool isReturn(const Trace &T);
   const BoltFunction *parentOf(const BoltFunction &F) const;
   BoltFunctionRecords &dataOf(const BoltFunction &F);
+  /// \p Size (4 or 8) little-endian bytes of the binary at \p Address.
+  std::optional<uint64_t> readData(uint64_t Address, unsigned Size) const;
   BoltLocation locationOf(const BranchEnd &E) const;
   BranchEnd handleAddress(uint64_t Address, bool IsFrom) const;
   void doBranch(uint64_t From, uint64_t To, uint64_t Count, uint64_t Mispreds);

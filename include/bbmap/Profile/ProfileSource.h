@@ -18,7 +18,15 @@
 
 namespace bbmap {
 
-enum class ProfileFormat { PerfData, PerfScript, PreAggregated, Fdata };
+enum class ProfileFormat {
+  PerfData,
+  PerfScript,
+  PreAggregated,
+  Fdata,
+  /// BOLT YAML: block counts rather than records (BoltYAMLCounts.h), which
+  /// readProfile does not read.
+  BoltYAML,
+};
 
 struct ProfileSource {
   ProfileFormat Format = ProfileFormat::PreAggregated;

@@ -1,0 +1,88 @@
+//===- BoltHash.h - BOLT's function and block hashes ------------*- C++ -*-===//
+//
+// The hashes BOLT writes into its YAML profile, computed on BOLT's blocks of
+// a function (BoltFunctionView) for the BOLT of the LLVM major bbmap is
+// built against: the function hash of BinaryFunction::computeHash() (opcode
+// names in layout or DFS order, operands left out) and the blended block
+// hash of BinaryFunction::computeBlockHashes() (offset, loose opcode hash,
+// instruction hash with operands, successor and predecessor hashes). The
+// instruction hash sees operands as BOLT's symbolization leaves them:
+// branch and call targets, and references to functions and jump tables,
+// contribute nothing; a PC-relative reference to data, and an immediate
+// or displacement an absolute relocation patches (`-Wl,-q`), contributes
+// the address of the data object (ELF symbol) holding it and the addend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BOLTHASH_H
+#define BBMAP_PROFILE_BOLTHASH_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Profile/BoltFunctionTable.h"
+#include "bbmap/Profile/BoltFunctionView.h"
+#include "bbmap/Profile/BoltYAMLProfile.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MCInst;
+} // namespace llvm
+
+namespace bbmap {
+
+struct BoltHashes {
+  /// The function's `hash`.
+  uint64_t Function = 0;
+  /// Per block of the view, in layout order: the block's `hash`.
+  std::vector<uint64_t> Blocks;
+};
+
+class BoltHasher {
+public:
+  /// \p Obj's symbols are BOLT's data objects; \p Decoder decodes \p Obj
+  /// and \p Functions are its BOLT functions. All must outlive the hasher.
+  BoltHasher(const llvm::object::ELFObjectFileBase &Obj,
+             const InstructionDecoder &Decoder,
+             const BoltFunctionTable &Functions);
+
+  /// The hashes of \p View's function with \p Hash; \p UseDFS hashes the
+  /// function's blocks in dfs() order (`dfs-order: true`).
+  BoltHashes hash(const BoltFunctionView &View, boltyaml::HashFunction Hash,
+                  bool UseDFS) const;
+
+private:
+  std::string blockString(const BoltFunctionView &View,
+                          const BoltFunctionView::Block &B,
+                          bool WithOperands) const;
+  std::string looseBlockString(const BoltFunctionView &View,
+                               const BoltFunctionView::Block &B) const;
+  std::string operandString(const BoltFunctionView &View, const Instruction &I,
+                            const llvm::MCInst &Inst, unsigned OpIndex,
+                            int Displacement) const;
+  std::string referenceString(const BoltFunctionView &View,
+                              uint64_t Target) const;
+  /// The opcode of BOLT's MCInst for \p I, decoded as \p Inst.
+  unsigned boltOpcode(const llvm::MCInst &Inst, const Instruction &I,
+                      bool TailCall) const;
+  void collectAbsoluteRelocations(const llvm::object::ELFObjectFileBase &Obj);
+  /// An absolute relocation between \p Begin and \p End gives \p Value.
+  bool isRelocated(uint64_t Begin, uint64_t End, int64_t Value) const;
+
+  const InstructionDecoder &Decoder;
+  const BoltFunctionTable &Functions;
+  /// Data object address -> size (the largest symbol there).
+  std::map<uint64_t, uint64_t> DataObjects;
+  /// Address patched by an absolute relocation of code -> the value it
+  /// gets (symbol + addend).
+  std::map<uint64_t, uint64_t> AbsoluteRelocations;
+  /// Opcodes by name, of the opcodes BOLT renames to, found once.
+  mutable llvm::StringMap<unsigned> Opcodes;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BOLTHASH_H

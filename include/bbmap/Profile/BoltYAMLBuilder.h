@@ -1,0 +1,47 @@
+//===- BoltYAMLBuilder.h - the YAML profile perf2bolt writes ----*- C++ -*-===//
+//
+// Builds the YAML profile `perf2bolt --profile-format=yaml` writes for a
+// profile and the binary it was collected on: perf2bolt's records
+// (BoltRecords.h) attached to BOLT's CFG of each function as the
+// DataAggregator attaches them (entry counts, branch and fall-through edge
+// counts, call-site counts), with BOLT's function numbers, function and
+// block hashes (BoltHash.h) and block instruction counts. IP samples give
+// every block its sample count as `events` (perf2bolt drops them), which
+// llvm-bolt reads as it reads a no_lbr fdata file. The writer is
+// BoltYAML.h; docs/profile.md describes the output.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_BOLTYAMLBUILDER_H
+#define BBMAP_PROFILE_BOLTYAMLBUILDER_H
+
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BoltRecords.h"
+#include "bbmap/Profile/BoltYAMLProfile.h"
+#include "bbmap/Profile/BranchProfile.h"
+#include "llvm/Support/Error.h"
+
+namespace bbmap {
+
+struct BoltYAMLOptions {
+  /// Whose perf2bolt's records to reproduce (returns, unknown ends).
+  FdataDialect Dialect = FdataDialect::Bolt22;
+  /// Use the IP samples instead of the traces.
+  bool BasicSamples = false;
+  /// The hash function of the function and block hashes (`hash-func`).
+  boltyaml::HashFunction Hash = boltyaml::HashFunction::XXH3;
+  /// Number blocks and hash the function in DFS order (`dfs-order`).
+  bool UseDFS = false;
+};
+
+/// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes.
+/// A BOLTed binary (BAT mode) is not supported.
+llvm::Expected<boltyaml::Profile>
+buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
+              const InstructionDecoder &Decoder,
+              const BoltYAMLOptions &Options);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_BOLTYAMLBUILDER_H

@@ -1,0 +1,335 @@
+//===- BoltHash.cpp - BOLT's function and block hashes --------------------===//
+//
+// Follows bolt/lib/Core/HashUtilities.cpp and computeHash() /
+// computeBlockHashes() of BOLT 19 and 22, which agree. The instructions are
+// decoded again with MC; where BOLT's MCInst differs from the decoded one
+// the difference is applied by opcode name: a jcc is hashed by its short
+// opcode, a tail call by the opcode convertJmpToTailCall() gives it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/BoltHash.h"
+#include "llvm/ADT/Bitfields.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/Support/xxhash.h"
+#include <functional>
+#include <set>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+namespace {
+
+/// BOLT's hashInteger: the value's bytes from the least significant one,
+/// a single zero byte for zero.
+std::string hashInteger(uint64_t Value) {
+  std::string S;
+  if (Value == 0)
+    S.push_back(0);
+  for (; Value; Value >>= 8)
+    S.push_back(char(Value & 0xff));
+  return S;
+}
+
+/// The name of the opcode BOLT's MCInst has for \p I, one named \p Name
+/// when decoded: getShortBranchOpcode() of a jcc, convertJmpToTailCall() of
+/// a tail call.
+StringRef boltOpcodeName(StringRef Name, const Instruction &I, bool TailCall) {
+  static const std::pair<StringRef, StringRef> Short[] = {{"JCC_2", "JCC_1"},
+                                                          {"JCC_4", "JCC_1"}};
+  static const std::pair<StringRef, StringRef> Tail[] = {
+      {"JMP_1", "JMP_4"},   {"JMP_2", "JMP_4"},   {"JMP16m", "JMP32m"},
+      {"JMP64m", "JMP32m"}, {"JMP16r", "JMP32r"}, {"JMP64r", "JMP32r"}};
+  ArrayRef<std::pair<StringRef, StringRef>> Renames;
+  if (I.Kind == InstrKind::CondBranch)
+    Renames = Short;
+  else if (TailCall)
+    Renames = Tail;
+  for (const auto &[From, To] : Renames)
+    if (Name == From)
+      return To;
+  return Name;
+}
+
+/// The index of the displacement of \p Inst's PC-relative memory
+/// reference, or -1: X86 gives a memory reference as base, scale, index,
+/// displacement and segment, and a PC-relative one has scale 1 and no
+/// index. (LEA's operands carry no memory operand type to find it by.)
+int pcRelDisplacement(const MCInst &Inst) {
+  for (unsigned I = 0; I + 4 < Inst.getNumOperands(); ++I) {
+    const MCOperand &Base = Inst.getOperand(I);
+    const MCOperand &Scale = Inst.getOperand(I + 1);
+    const MCOperand &Index = Inst.getOperand(I + 2);
+    if (Base.isReg() && Scale.isImm() && Scale.getImm() == 1 && Index.isReg() &&
+        !Index.getReg() && Inst.getOperand(I + 3).isImm() &&
+        Inst.getOperand(I + 4).isReg())
+      return I + 3;
+  }
+  return -1;
+}
+
+uint64_t hashString(const std::string &S, boltyaml::HashFunction Hash) {
+  if (Hash == boltyaml::HashFunction::XXH3)
+    return xxh3_64bits(S);
+  return std::hash<std::string>{}(S);
+}
+
+/// A 64-bit hash narrowed as computeBlockHashes() narrows it: std::hash
+/// values pass through llvm::hash_value first.
+template <typename T> T narrow(uint64_t Value, boltyaml::HashFunction Hash) {
+  if (Hash == boltyaml::HashFunction::XXH3)
+    return T(Value);
+  return T(hash_value(Value));
+}
+
+/// BOLT's BlendedBlockHash, combined into 64 bits.
+struct BlendedHash {
+  uint16_t Offset = 0;
+  uint16_t OpcodeHash = 0;
+  uint16_t InstrHash = 0;
+  uint8_t PredHash = 0;
+  uint8_t SuccHash = 0;
+
+  uint64_t combine() const {
+    uint64_t Hash = 0;
+    Bitfield::set<Bitfield::Element<uint16_t, 0, 16>>(Hash, Offset);
+    Bitfield::set<Bitfield::Element<uint16_t, 16, 16>>(Hash, OpcodeHash);
+    Bitfield::set<Bitfield::Element<uint16_t, 32, 16>>(Hash, InstrHash);
+    Bitfield::set<Bitfield::Element<uint8_t, 48, 8>>(Hash, PredHash);
+    Bitfield::set<Bitfield::Element<uint8_t, 56, 8>>(Hash, SuccHash);
+    return Hash;
+  }
+};
+
+/// Folds the loose hashes of \p Neighbours as computeBlockHashes() does.
+uint64_t neighbourHash(ArrayRef<uint32_t> Neighbours,
+                       ArrayRef<uint64_t> OpcodeHashes) {
+  uint64_t Hash = 0;
+  for (uint32_t N : Neighbours)
+    Hash = hashing::detail::hash_16_bytes(Hash, OpcodeHashes[N]);
+  return Hash;
+}
+
+} // namespace
+
+BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
+                       const InstructionDecoder &Decoder,
+                       const BoltFunctionTable &Functions)
+    : Decoder(Decoder), Functions(Functions) {
+  collectAbsoluteRelocations(Obj);
+  for (const ELFSymbolRef &Sym : Obj.symbols()) {
+    Expected<SymbolRef::Type> Type = Sym.getType();
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<uint64_t> Address = Sym.getAddress();
+    if (!Type || !Flags || !Address) {
+      consumeError(Type.takeError());
+      consumeError(Flags.takeError());
+      consumeError(Address.takeError());
+      continue;
+    }
+    if (*Type == SymbolRef::ST_File || *Type == SymbolRef::ST_Debug ||
+        (*Flags & SymbolRef::SF_Undefined) || *Address == 0)
+      continue;
+    uint64_t &Size = DataObjects[*Address];
+    Size = std::max(Size, Sym.getSize());
+  }
+}
+
+void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
+  if (Obj.getArch() != Triple::x86_64)
+    return;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
+      if (!Target)
+        consumeError(Target.takeError());
+      continue;
+    }
+    for (const RelocationRef &R : S.relocations()) {
+      uint64_t Type = R.getType();
+      if (Type != ELF::R_X86_64_32 && Type != ELF::R_X86_64_32S &&
+          Type != ELF::R_X86_64_64)
+        continue;
+      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      Expected<uint64_t> Value = R.getSymbol()->getValue();
+      if (Addend && Value)
+        // A linked file's relocations are at addresses.
+        AbsoluteRelocations[R.getOffset()] = *Value + *Addend;
+      consumeError(Addend.takeError());
+      consumeError(Value.takeError());
+    }
+  }
+}
+
+bool BoltHasher::isRelocated(uint64_t Begin, uint64_t End,
+                             int64_t Value) const {
+  for (auto It = AbsoluteRelocations.lower_bound(Begin);
+       It != AbsoluteRelocations.end() && It->first < End; ++It)
+    if (It->second == uint64_t(Value) || int64_t(int32_t(It->second)) == Value)
+      return true;
+  return false;
+}
+
+unsigned BoltHasher::boltOpcode(const MCInst &Inst, const Instruction &I,
+                                bool TailCall) const {
+  StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+  StringRef BoltName = boltOpcodeName(Name, I, TailCall);
+  if (BoltName == Name)
+    return Inst.getOpcode();
+  auto It = Opcodes.find(BoltName);
+  if (It != Opcodes.end())
+    return It->second;
+  const MCInstrInfo &MII = Decoder.instrInfo();
+  for (unsigned Opcode = 0, E = MII.getNumOpcodes(); Opcode != E; ++Opcode)
+    if (MII.getName(Opcode) == BoltName)
+      return Opcodes[BoltName] = Opcode;
+  return Inst.getOpcode();
+}
+
+std::string BoltHasher::referenceString(const BoltFunctionView &View,
+                                        uint64_t Target) const {
+  // hashSymbol(): jump-table references hash to nothing.
+  if (View.inJumpTable(Target))
+    return std::string();
+  // handleAddressRef(): an address in the function itself becomes one of
+  // its labels, which hash to nothing.
+  if (Target >= View.address() && Target - View.address() < View.size())
+    return std::string();
+  // getBinaryDataContainingAddress(): the nearest data object at or below.
+  auto It = DataObjects.upper_bound(Target);
+  if (It == DataObjects.begin())
+    return hashInteger(Target);
+  --It;
+  auto [Address, Size] = *It;
+  if (Target != Address && Target - Address >= Size)
+    return hashInteger(Target);
+  // hashSymbol(): function references hash to nothing.
+  const BoltFunction *F = Functions.containing(Address);
+  std::string S = F && F->Address == Address ? "" : hashInteger(Address);
+  if (Target != Address)
+    S += hashInteger(0) + hashInteger(Target - Address);
+  return S;
+}
+
+std::string BoltHasher::operandString(const BoltFunctionView &View,
+                                      const Instruction &I, const MCInst &Inst,
+                                      unsigned OpIndex,
+                                      int Displacement) const {
+  const MCOperand &Op = Inst.getOperand(OpIndex);
+  // Direct branch and call targets are symbols BOLT hashes to nothing.
+  if (OpIndex == 0 && I.Target)
+    return std::string();
+  if (OpIndex == unsigned(Displacement)) {
+    uint64_t Address = View.address() + I.Address;
+    if (std::optional<uint64_t> Target =
+            Decoder.analysis().evaluateMemoryOperandAddress(
+                Inst, &Decoder.subtargetInfo(), Address, I.Size))
+      return referenceString(View, *Target);
+  }
+  if (Op.isReg())
+    return hashInteger(Op.getReg());
+  if (!Op.isImm())
+    return std::string();
+  // With relocations BOLT's symbolizer turns a relocated immediate or
+  // displacement into a symbol reference.
+  // BOLT refers to a jump table by its symbol, with relocations or not.
+  uint64_t Address = View.address() + I.Address;
+  if (isRelocated(Address, Address + I.Size, Op.getImm()) ||
+      (I.Kind == InstrKind::IndirectBranch && View.inJumpTable(Op.getImm())))
+    return referenceString(View, Op.getImm());
+  return hashInteger(Op.getImm());
+  return std::string();
+}
+
+std::string BoltHasher::blockString(const BoltFunctionView &View,
+                                    const BoltFunctionView::Block &B,
+                                    bool WithOperands) const {
+  std::string S;
+  for (size_t Index = B.First; Index <= B.Last; ++Index) {
+    const Instruction &I = View.instructions()[Index];
+    bool TailCall = View.isTailCall(I);
+    if (I.Kind == InstrKind::UncondBranch && !TailCall)
+      continue;
+    MCInst Inst;
+    if (!Decoder.decode(View.address() + I.Address, Inst))
+      continue;
+    Inst.setOpcode(boltOpcode(Inst, I, TailCall));
+    S += Decoder.opcodeName(Inst.getOpcode());
+    if (!WithOperands)
+      continue;
+    int Displacement = pcRelDisplacement(Inst);
+    for (unsigned Op = 0, E = Inst.getNumOperands(); Op != E; ++Op)
+      S += operandString(View, I, Inst, Op, Displacement);
+  }
+  return S;
+}
+
+std::string
+BoltHasher::looseBlockString(const BoltFunctionView &View,
+                             const BoltFunctionView::Block &B) const {
+  std::set<std::string> Mnemonics;
+  for (size_t Index = B.First; Index <= B.Last; ++Index) {
+    const Instruction &I = View.instructions()[Index];
+    if (I.Kind == InstrKind::Nop ||
+        (I.Kind == InstrKind::UncondBranch && !View.isTailCall(I)))
+      continue;
+    if (I.Kind == InstrKind::CondBranch) {
+      Mnemonics.insert("JMP");
+      continue;
+    }
+    MCInst Inst;
+    if (!Decoder.decode(View.address() + I.Address, Inst))
+      continue;
+    Inst.setOpcode(boltOpcode(Inst, I, View.isTailCall(I)));
+    std::string Mnemonic = Decoder.mnemonic(Inst);
+    llvm::erase_if(Mnemonic, [](unsigned char C) { return std::isspace(C); });
+    Mnemonics.insert(Mnemonic);
+  }
+  std::string S;
+  for (const std::string &M : Mnemonics)
+    S += M;
+  return S;
+}
+
+BoltHashes BoltHasher::hash(const BoltFunctionView &View,
+                            boltyaml::HashFunction Hash, bool UseDFS) const {
+  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
+  BoltHashes Result;
+  std::string FunctionString;
+  auto AddBlock = [&](uint32_t BB) {
+    FunctionString += blockString(View, Blocks[BB], /*WithOperands=*/false);
+  };
+  if (UseDFS)
+    llvm::for_each(View.dfs(), AddBlock);
+  else
+    for (uint32_t BB = 0; BB < Blocks.size(); ++BB)
+      AddBlock(BB);
+  Result.Function = Blocks.empty() ? 0 : hashString(FunctionString, Hash);
+
+  std::vector<BlendedHash> Blended(Blocks.size());
+  std::vector<uint64_t> OpcodeHashes(Blocks.size());
+  for (size_t BB = 0; BB < Blocks.size(); ++BB) {
+    Blended[BB].Offset = uint16_t(Blocks[BB].Start);
+    Blended[BB].InstrHash = narrow<uint16_t>(
+        hashString(blockString(View, Blocks[BB], /*WithOperands=*/true), Hash),
+        Hash);
+    OpcodeHashes[BB] = hashString(looseBlockString(View, Blocks[BB]), Hash);
+    Blended[BB].OpcodeHash = narrow<uint16_t>(OpcodeHashes[BB], Hash);
+  }
+  for (size_t BB = 0; BB < Blocks.size(); ++BB) {
+    Blended[BB].SuccHash = narrow<uint8_t>(
+        neighbourHash(Blocks[BB].Successors, OpcodeHashes), Hash);
+    Blended[BB].PredHash = narrow<uint8_t>(
+        neighbourHash(Blocks[BB].Predecessors, OpcodeHashes), Hash);
+    Result.Blocks.push_back(Blended[BB].combine());
+  }
+  return Result;
+}
+
+} // namespace bbmap

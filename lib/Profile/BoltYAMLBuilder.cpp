@@ -1,0 +1,381 @@
+//===- BoltYAMLBuilder.cpp - the YAML profile perf2bolt writes ------------===//
+//
+// perf2bolt writes its YAML right after attaching the profile to the CFG,
+// before BinaryFunction::postProcessProfile(): a block's `exec` is only
+// what recordEntry() gave entry blocks, edge counts are what
+// DataReader::recordBranch() and getFallthroughsInTrace() added, call
+// sites carry the counts convertBranchData() annotated. The listing rules
+// (which functions and blocks appear) are YAMLProfileWriter::convert()'s.
+// For IP samples perf2bolt writes no blocks; here each block gets its
+// samples as `events`, which llvm-bolt's YAMLProfileReader turns into block
+// counts as DataReader does for a no_lbr fdata file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/BoltYAMLBuilder.h"
+#include "bbmap/Profile/BoltHash.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <numeric>
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+/// A call site and the callee name BOLT sorts call sites by.
+using NamedCallSite = std::pair<std::string, boltyaml::CallSite>;
+
+/// The records of one instruction that calls or leaves the function.
+struct CallRecords {
+  /// Direct calls and tail calls: the count ("Count", "CTCTakenCount") and
+  /// the mispredictions of a conditional tail call ("CTCMispredCount").
+  BoltCounts Direct;
+  /// Indirect calls and jumps: one entry per record ("CallProfile").
+  std::vector<NamedCallSite> Indirect;
+};
+
+/// One function's CFG with the profile attached.
+class FunctionProfile {
+public:
+  FunctionProfile(const BoltFunctionView &View,
+                  const BoltFunctionTable &Functions,
+                  const StringMap<const BoltFunction *> &ByName)
+      : View(View), Functions(Functions), ByName(ByName),
+        ExecCounts(View.blocks().size()), Edges(View.blocks().size()) {
+    for (size_t BB = 0; BB < View.blocks().size(); ++BB)
+      Edges[BB].resize(View.blocks()[BB].Successors.size());
+  }
+
+  void addEntry(uint64_t To, uint64_t Count);
+  void addBranch(const BoltFunctionRecords &R, uint64_t From,
+                 const BoltLocation &To, const BoltCounts &C);
+  std::vector<boltyaml::Block> blocks(ArrayRef<uint32_t> Order,
+                                      ArrayRef<uint32_t> Index,
+                                      ArrayRef<uint64_t> Hashes) const;
+
+private:
+  void recordBranch(uint64_t From, uint64_t To, const BoltCounts &C);
+  BoltCounts &edge(size_t From, size_t To);
+  std::optional<size_t> blockContaining(uint64_t Offset) const;
+  std::vector<boltyaml::CallSite> callSites(size_t BB) const;
+  bool isListed(size_t BB) const;
+
+  const BoltFunctionView &View;
+  const BoltFunctionTable &Functions;
+  const StringMap<const BoltFunction *> &ByName;
+  std::vector<uint64_t> ExecCounts;
+  /// Per block, per successor.
+  std::vector<std::vector<BoltCounts>> Edges;
+  /// By instruction offset.
+  std::map<uint64_t, CallRecords> Calls;
+};
+
+std::optional<size_t> FunctionProfile::blockContaining(uint64_t Offset) const {
+  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
+  if (Offset >= View.size() || Blocks.empty())
+    return std::nullopt;
+  auto It =
+      llvm::partition_point(Blocks, [&](const BoltFunctionView::Block &B) {
+        return B.Start <= Offset;
+      });
+  return std::prev(It) - Blocks.begin();
+}
+
+BoltCounts &FunctionProfile::edge(size_t From, size_t To) {
+  // getBranchInfo(): the first successor that is To.
+  const auto &Succs = View.blocks()[From].Successors;
+  return Edges[From][llvm::find(Succs, To) - Succs.begin()];
+}
+
+void FunctionProfile::addEntry(uint64_t To, uint64_t Count) {
+  if (To == 0 && !ExecCounts.empty())
+    ExecCounts[0] += Count;
+}
+
+/// DataReader::recordBranch() for an input binary.
+void FunctionProfile::recordBranch(uint64_t From, uint64_t To,
+                                   const BoltCounts &C) {
+  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
+  std::optional<size_t> FromBB = blockContaining(From);
+  std::optional<size_t> ToBB = blockContaining(To);
+  if (!FromBB || !ToBB || From == To || Blocks[*FromBB].Successors.empty())
+    return;
+  ArrayRef<Instruction> Instrs = View.instructions();
+  const BoltFunctionView::Block &Dst = Blocks[*ToBB];
+  // A target past the nops that open the block is the block.
+  uint64_t Start = Dst.Start;
+  for (size_t I = Dst.First; I <= Dst.Last && Instrs[I].Kind == InstrKind::Nop;
+       ++I)
+    Start = Instrs[I].end();
+  if (To != Dst.Start && To != Start) {
+    const Instruction &Last = Instrs[Dst.Last];
+    if (To <= Last.Address || *ToBB + 1 == Blocks.size())
+      return;
+    // A target among the nops after the block is the next block.
+    ++*ToBB;
+  }
+  const Instruction *FromInstr = View.instructionAt(From);
+  if (!FromInstr)
+    return;
+  const auto &Succs = Blocks[*FromBB].Successors;
+  if (!llvm::is_contained(Succs, *ToBB)) {
+    bool IsCallLike = FromInstr->isCall() ||
+                      FromInstr->Kind == InstrKind::IndirectBranch ||
+                      View.isTailCall(*FromInstr);
+    if (IsCallLike && *ToBB == 0)
+      return;
+    // A pass-through block: the fall-through successor of a two-way
+    // branch whose only successor is the target.
+    if (Succs.size() != 2)
+      return;
+    size_t Through = Succs[1];
+    if (Blocks[Through].Successors.size() != 1 ||
+        Blocks[Through].Successors[0] != *ToBB)
+      return;
+    edge(Through, *ToBB).add(C.Count, C.Count ? C.Mispreds : 0);
+    ToBB = Through;
+  }
+  edge(*FromBB, *ToBB).add(C.Count, C.Count ? C.Mispreds : 0);
+}
+
+void FunctionProfile::addBranch(const BoltFunctionRecords &R, uint64_t From,
+                                const BoltLocation &To, const BoltCounts &C) {
+  const auto &[Known, Name, Offset] = To;
+  if (Known && Name == R.Name && Offset != 0) {
+    recordBranch(From, Offset, C);
+    return;
+  }
+  // convertBranchData(): records leaving a call or an indirect jump.
+  const Instruction *I = View.instructionAt(From);
+  if (!I || !(I->isCall() || I->Kind == InstrKind::IndirectBranch ||
+              View.isTailCall(*I)))
+    return;
+  CallRecords &CR = Calls[From];
+  if (I->Kind != InstrKind::IndirectCall &&
+      I->Kind != InstrKind::IndirectBranch) {
+    CR.Direct.add(C.Count, I->Kind == InstrKind::CondBranch ? C.Mispreds : 0);
+    return;
+  }
+  boltyaml::CallSite CS;
+  CS.Count = C.Count;
+  CS.Mispreds = C.Mispreds;
+  std::string Callee;
+  if (const BoltFunction *F = Known ? ByName.lookup(Name) : nullptr) {
+    CS.CalleeId = F->Number;
+    Callee = F->Name;
+  }
+  CR.Indirect.emplace_back(Callee, CS);
+}
+
+std::vector<boltyaml::CallSite> FunctionProfile::callSites(size_t BB) const {
+  const BoltFunctionView::Block &B = View.blocks()[BB];
+  std::vector<boltyaml::CallSite> Sites;
+  for (size_t Index = B.First; Index <= B.Last; ++Index) {
+    const Instruction &I = View.instructions()[Index];
+    auto It = Calls.find(I.Address);
+    if (It == Calls.end())
+      continue;
+    std::vector<NamedCallSite> Targets = It->second.Indirect;
+    if (It->second.Direct.Count && I.Target) {
+      NamedCallSite &T = Targets.emplace_back();
+      T.second.Count = It->second.Direct.Count;
+      T.second.Mispreds = It->second.Direct.Mispreds;
+      const BoltFunction *Callee = Functions.containing(*I.Target);
+      if (Callee) {
+        T.first = Callee->Name;
+        T.second.CalleeId = Callee->Number;
+      }
+    }
+    for (NamedCallSite &T : Targets)
+      T.second.Offset = I.Address - B.Start;
+    llvm::stable_sort(Targets,
+                      [](const NamedCallSite &A, const NamedCallSite &B) {
+                        return A.first < B.first;
+                      });
+    for (NamedCallSite &T : Targets)
+      Sites.push_back(T.second);
+  }
+  return Sites;
+}
+
+bool FunctionProfile::isListed(size_t BB) const {
+  if (BB == 0 || !callSites(BB).empty())
+    return true;
+  for (const BoltCounts &C : Edges[BB])
+    if (C.Count)
+      return true;
+  for (uint32_t Pred : View.blocks()[BB].Predecessors) {
+    const auto &Succs = View.blocks()[Pred].Successors;
+    if (Edges[Pred][llvm::find(Succs, BB) - Succs.begin()].Count)
+      return true;
+  }
+  return false;
+}
+
+std::vector<boltyaml::Block>
+FunctionProfile::blocks(ArrayRef<uint32_t> Order, ArrayRef<uint32_t> Index,
+                        ArrayRef<uint64_t> Hashes) const {
+  std::vector<boltyaml::Block> Result;
+  for (uint32_t BB : Order) {
+    if (!isListed(BB))
+      continue;
+    const BoltFunctionView::Block &B = View.blocks()[BB];
+    boltyaml::Block &YB = Result.emplace_back();
+    YB.Index = Index[BB];
+    YB.NumInstructions = B.numInstructions();
+    YB.Hash = Hashes[BB];
+    YB.ExecCount = ExecCounts[BB];
+    YB.Calls = callSites(BB);
+    for (size_t S = 0; S < B.Successors.size(); ++S) {
+      boltyaml::Successor &Succ = YB.Successors.emplace_back();
+      Succ.Index = Index[B.Successors[S]];
+      Succ.Count = Edges[BB][S].Count;
+      Succ.Mispreds = Edges[BB][S].Mispreds;
+    }
+  }
+  return Result;
+}
+
+/// Block order and each block's `bid`: layout order, or DFS order with
+/// unreached blocks keeping their layout index.
+std::pair<std::vector<uint32_t>, std::vector<uint32_t>>
+blockOrder(const BoltFunctionView &View, bool UseDFS) {
+  std::vector<uint32_t> Index(View.blocks().size());
+  std::iota(Index.begin(), Index.end(), 0);
+  std::vector<uint32_t> Order = UseDFS ? View.dfs() : Index;
+  for (size_t I = 0; I < Order.size(); ++I)
+    Index[Order[I]] = I;
+  return {Order, Index};
+}
+
+/// The blocks of a sample profile: each block's samples as `events`, as
+/// DataReader::readSampleData() counts them for a no_lbr fdata file (the
+/// samples from the block's start to the next block's), blocks without
+/// samples left out.
+std::vector<boltyaml::Block> sampleBlocks(const BoltFunctionView &View,
+                                          const BoltFunctionRecords &R,
+                                          ArrayRef<uint32_t> Order,
+                                          ArrayRef<uint32_t> Index,
+                                          ArrayRef<uint64_t> Hashes) {
+  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
+  std::vector<boltyaml::Block> Result;
+  for (uint32_t BB : Order) {
+    uint64_t End = BB + 1 < Blocks.size() ? Blocks[BB + 1].Start : View.size();
+    uint64_t Samples = 0;
+    for (auto It = R.Samples.lower_bound(Blocks[BB].Start);
+         It != R.Samples.end() && It->first < End; ++It)
+      Samples += It->second;
+    if (!Samples)
+      continue;
+    boltyaml::Block &YB = Result.emplace_back();
+    YB.Index = Index[BB];
+    YB.NumInstructions = Blocks[BB].numInstructions();
+    YB.Hash = Hashes[BB];
+    YB.EventCount = Samples;
+  }
+  return Result;
+}
+
+class YAMLBuilder {
+public:
+  YAMLBuilder(const MappedBinary &Binary, const InstructionDecoder &Decoder,
+              const BoltYAMLOptions &Options)
+      : Binary(Binary), Options(Options),
+        Records(Binary, Decoder, Options.Dialect),
+        Hasher(Binary.object(), Decoder, Records.functions()) {
+    for (const BoltFunction &F : Records.functions().functions())
+      ByName.try_emplace(F.Name, &F);
+  }
+
+  boltyaml::Profile build(const BranchProfile &Profile);
+
+private:
+  boltyaml::Header header(const BranchProfile &Profile) const;
+  boltyaml::Function function(const BoltFunctionRecords &R);
+
+  const MappedBinary &Binary;
+  BoltYAMLOptions Options;
+  BoltRecordAggregator Records;
+  BoltHasher Hasher;
+  StringMap<const BoltFunction *> ByName;
+};
+
+boltyaml::Header YAMLBuilder::header(const BranchProfile &Profile) const {
+  boltyaml::Header H;
+  H.BinaryName = Binary.path();
+  H.BuildID = Binary.buildID().empty() ? "<unknown>" : Binary.buildID();
+  H.Flags =
+      Options.BasicSamples ? boltyaml::ProfileSample : boltyaml::ProfileLBR;
+  H.Origin = "perf data aggregator";
+  StringSet<> Seen;
+  for (const std::string &E : Profile.Events)
+    if (Seen.insert(E).second)
+      H.EventNames += (H.EventNames.empty() ? "" : ",") + E;
+  H.IsDFSOrder = Options.UseDFS;
+  H.Hash = Options.Hash;
+  return H;
+}
+
+boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
+  boltyaml::Function YF;
+  YF.Name = R.Name;
+  YF.Id = R.Function->Number;
+  for (const auto &[Key, C] : R.Entries)
+    if (Key.second == 0)
+      YF.ExecCount += C.Count;
+  const BoltFunctionView *View =
+      R.Function->IsPseudo ? nullptr : Records.viewOf(*R.Function);
+  if (!View)
+    return YF;
+  BoltHashes Hashes = Hasher.hash(*View, Options.Hash, Options.UseDFS);
+  YF.Hash = Hashes.Function;
+  YF.NumBlocks = View->blocks().size();
+  auto [Order, Index] = blockOrder(*View, Options.UseDFS);
+  if (Options.BasicSamples) {
+    YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
+    return YF;
+  }
+  FunctionProfile P(*View, Records.functions(), ByName);
+  for (const auto &[Key, C] : R.Entries)
+    P.addEntry(Key.second, C.Count);
+  for (const auto &[Key, C] : R.Branches)
+    P.addBranch(R, Key.first, Key.second, C);
+  YF.Blocks = P.blocks(Order, Index, Hashes.Blocks);
+  return YF;
+}
+
+boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
+  Records.add(Profile, Options.BasicSamples);
+  boltyaml::Profile P;
+  P.Head = header(Profile);
+  std::vector<const BoltFunctionRecords *> Listed;
+  for (const auto &Entry : Records.records())
+    if (Entry.second.hasBranchData() || !Entry.second.Samples.empty())
+      Listed.push_back(&Entry.second);
+  // BOLT lists functions by address.
+  llvm::sort(Listed,
+             [](const BoltFunctionRecords *A, const BoltFunctionRecords *B) {
+               return A->Function->Address < B->Function->Address;
+             });
+  for (const BoltFunctionRecords *R : Listed)
+    P.Functions.push_back(function(*R));
+  return P;
+}
+
+} // namespace
+
+Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
+                                          const MappedBinary &Binary,
+                                          const InstructionDecoder &Decoder,
+                                          const BoltYAMLOptions &Options) {
+  if (Binary.translator())
+    return createStringError(inconvertibleErrorCode(),
+                             "YAML output for a BOLTed binary (BAT mode) is "
+                             "not supported");
+  return YAMLBuilder(Binary, Decoder, Options).build(Profile);
+}
+
+} // namespace bbmap
