@@ -108,47 +108,10 @@ start=$(date +%s)
 WL=(--memdb --verify --size "$SIZE")
 CFLAGS=(-O2 -ffunction-sections -no-pie -DSQLITE_THREADSAFE=0
   -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQLITE" -fuse-ld=lld)
-CG_OPTS=(--tool=cachegrind --cache-sim=yes "--I1=32768,8,64" "--D1=49152,12,64"
-  "--LL=2097152,16,64")
 status=0
 
-# step TEXT: a progress line with the elapsed time.
-step() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*"; }
-# run LOG CMD...: runs CMD with its output in log/LOG; dies showing its end.
-run() {
-  local log=log/$1; shift
-  "$@" >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "failed: $* (log: $out/$log)"; }
-}
-# cc22 NAME FLAGS...: builds speedtest1 as NAME; warnings go to log/NAME.cc.
-cc22() {
-  local name=$1; shift
-  step "build $name"
-  run "$name.cc" clang-22 "${CFLAGS[@]}" "$@" "$SQLITE/sqlite3.c" \
-    "$SQLITE/test/speedtest1.c" -o "$name" -lm
-  local w
-  w=$(grep -c 'warning:' "log/$name.cc" || true)
-  [ "$w" -eq 0 ] || echo "  $w warnings (log/$name.cc)"
-}
-# normalize: speedtest1's output without the per-test times.
-normalize() { sed -E 's/ +[0-9]+\.[0-9]{3}s$//'; }
-# check_out WHAT FILE: FILE (a run's output) must be plain's.
-check_out() {
-  if ! normalize <"$2" | cmp -s - expected.out; then
-    echo "OUTPUT DIFFERS: $1 (diff <(sed -E 's/ +[0-9]+\.[0-9]{3}s\$//' $out/$2) $out/expected.out)"
-    status=1
-  fi
-}
-# same_text A B: A's .text is B's, byte for byte (the map changes no code).
-same_text() {
-  llvm-objcopy-22 -O binary --only-section=.text "$1" "$1.text.bin"
-  llvm-objcopy-22 -O binary --only-section=.text "$2" "$2.text.bin"
-  if cmp -s "$1.text.bin" "$2.text.bin"; then
-    echo "  .text of $1 = .text of $2 ($(wc -c <"$1.text.bin") bytes)"
-  else
-    echo "CODE DIFFERS: .text of $1 and $2"; status=1
-  fi
-  rm -f "$1.text.bin" "$2.text.bin"
-}
+# cc22 NAME FLAGS...: builds speedtest1 as NAME with clang-22.
+cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 
 # The baseline and the profiled binaries.
 cc22 plain
@@ -219,12 +182,8 @@ builds=(plain bbmap-perf bolt-perf pgo pgo-bbmap-perf bbmap-trace bolt-trace pgo
 declare -A IR I1 LLI TEXT EXEC WALL CPU SPREAD
 for b in "${builds[@]}"; do
   step "cachegrind $b"
-  valgrind "${CG_OPTS[@]}" --cachegrind-out-file="cg/$b.cg" "./$b" "${WL[@]}" \
-    >"cg/$b.out" 2>"cg/$b.log" || { tail "cg/$b.log" >&2; die "cachegrind failed on $b"; }
-  check_out "$b under cachegrind" "cg/$b.out"
-  read -r ir i1 lli < <(awk '/^events:/ { for (i = 2; i <= NF; i++) e[$i] = i - 1 }
-    /^summary:/ { print $(e["Ir"] + 1), $(e["I1mr"] + 1), $(e["ILmr"] + 1) }' "cg/$b.cg")
-  IR[$b]=$ir I1[$b]=$i1 LLI[$b]=$lli
+  cachegrind "$b" "${WL[@]}"
+  IR[$b]=$CG_IR I1[$b]=$CG_I1 LLI[$b]=$CG_LLI
   TEXT[$b]=$(llvm-size-22 -A "$b" | awk '$1 == ".text" { print $2 }')
   llvm-size-22 -A "$b" | awk 'NR == FNR { x[$1] = 1; next } ($1 in x) { print $1, $2 }' \
     <(llvm-readelf-22 -S -W "$b" | sed -E 's/^ *\[ *[0-9]+\] *//' | awk '$7 ~ /X/ { print $1 }') \

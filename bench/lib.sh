@@ -2,7 +2,7 @@
 # it): paths, usage text, LLVM major checks, the sqlite3 amalgamation
 # (generated once from Debian's sqlite3 source package into bench/work/) and
 # timing (median, timed, col).
-# shellcheck shell=bash disable=SC2034 # the variables are the scripts' API
+# shellcheck shell=bash disable=SC2034,SC2154 # the variables are the scripts' API; out, start and CFLAGS are theirs
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$BENCH")
@@ -68,3 +68,64 @@ timed() {
 
 # col TAG K: the median of column K of TAG.times.
 col() { awk -v k="$2" '{ print $k }' "$1.times" | median; }
+
+# --- Helpers of the speedtest1 benches (layout-sqlite.sh, stale-sqlite.sh).
+# They run in the caller's output directory $out (the current directory),
+# use its $start (`date +%s` at the start) and set its status=1 when an
+# output differs; expected.out holds the baseline's normalized output.
+
+# The cachegrind configuration: I1 32 KiB 8-way, D1 48 KiB 12-way, LL 2 MiB
+# 16-way, 64-byte lines.
+CG_OPTS=(--tool=cachegrind --cache-sim=yes "--I1=32768,8,64" "--D1=49152,12,64"
+  "--LL=2097152,16,64")
+
+# step TEXT: a progress line with the elapsed time.
+step() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*"; }
+# run LOG CMD...: runs CMD with its output in log/LOG; dies showing its end.
+run() {
+  local log=log/$1; shift
+  "$@" >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "failed: $* (log: $out/$log)"; }
+}
+# build_speedtest CC SRC NAME FLAGS...: builds speedtest1 (SRC/sqlite3.c and
+# $SQLITE/test/speedtest1.c) with compiler CC, the array CFLAGS and FLAGS
+# as NAME; the compiler's output goes to log/NAME.cc.
+build_speedtest() {
+  local cc=$1 src=$2 name=$3; shift 3
+  step "build $name"
+  run "$name.cc" "$cc" "${CFLAGS[@]}" "$@" "$src/sqlite3.c" \
+    "$SQLITE/test/speedtest1.c" -o "$name" -lm
+  local w
+  w=$(grep -c 'warning:' "log/$name.cc" || true)
+  [ "$w" -eq 0 ] || echo "  $w warnings (log/$name.cc)"
+}
+# normalize: speedtest1's output without the per-test times.
+normalize() { sed -E 's/ +[0-9]+\.[0-9]{3}s$//'; }
+# check_out WHAT FILE: FILE (a run's output) must be the expected one.
+check_out() {
+  if ! normalize <"$2" | cmp -s - expected.out; then
+    echo "OUTPUT DIFFERS: $1 (diff <(sed -E 's/ +[0-9]+\.[0-9]{3}s\$//' $out/$2) $out/expected.out)"
+    status=1
+  fi
+}
+# same_text A B: A's .text is B's, byte for byte (the map changes no code).
+same_text() {
+  llvm-objcopy-22 -O binary --only-section=.text "$1" "$1.text.bin"
+  llvm-objcopy-22 -O binary --only-section=.text "$2" "$2.text.bin"
+  if cmp -s "$1.text.bin" "$2.text.bin"; then
+    echo "  .text of $1 = .text of $2 ($(wc -c <"$1.text.bin") bytes)"
+  else
+    echo "CODE DIFFERS: .text of $1 and $2"; status=1
+  fi
+  rm -f "$1.text.bin" "$2.text.bin"
+}
+# cachegrind NAME ARGS...: runs ./NAME ARGS under cachegrind (files
+# cg/NAME.*; output checked) and sets CG_IR, CG_I1 and CG_LLI to its
+# instructions, I1 misses and LLi misses.
+cachegrind() {
+  local b=$1; shift
+  valgrind "${CG_OPTS[@]}" --cachegrind-out-file="cg/$b.cg" "./$b" "$@" \
+    >"cg/$b.out" 2>"cg/$b.log" || { tail "cg/$b.log" >&2; die "cachegrind failed on $b"; }
+  check_out "$b under cachegrind" "cg/$b.out"
+  read -r CG_IR CG_I1 CG_LLI < <(awk '/^events:/ { for (i = 2; i <= NF; i++) e[$i] = i - 1 }
+    /^summary:/ { print $(e["Ir"] + 1), $(e["I1mr"] + 1), $(e["ILmr"] + 1) }' "cg/$b.cg")
+}

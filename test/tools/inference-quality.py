@@ -3,6 +3,7 @@
 exact ones for the same run.
 
 Usage: inference-quality.py EXACT.json INFERRED.json [--min-share S]
+           [--scale=auto|bytes|none] [--share-only]
 
 EXACT.json is `bbmap-profile --format=json` of an exact profile (every
 branch of the run), INFERRED.json the same binary's profile of IP samples
@@ -21,6 +22,11 @@ the exact profile has:
 A block absent from one side counts 0 there; a block whose exact count is
 0 is within 10% only if its inferred count is 0 too. With --min-share S
 (0..1), exits 1 when the count-weighted block share is below S.
+
+--scale=bytes or none overrides the choice of scale by the profile's kind
+(auto: none for executions, bytes otherwise). --share-only prints just the
+count-weighted shares of blocks within 10% and within 2x (two numbers, in
+percent), for scripts.
 """
 import argparse
 import json
@@ -65,6 +71,9 @@ def main():
     ap.add_argument("exact")
     ap.add_argument("inferred")
     ap.add_argument("--min-share", type=float)
+    ap.add_argument("--scale", choices=("auto", "bytes", "none"),
+                    default="auto")
+    ap.add_argument("--share-only", action="store_true")
     args = ap.parse_args()
     exact_p = json.load(open(args.exact))
     inf_p = json.load(open(args.inferred))
@@ -81,9 +90,14 @@ def main():
     if not exact_bytes or not inferred_bytes:
         sys.exit("inference-quality.py: no executed block on one side")
     scale = 1 if kind == "executions" else exact_bytes / inferred_bytes
+    if args.scale != "auto":
+        scale = 1 if args.scale == "none" else exact_bytes / inferred_bytes
     ec = {k: v[0] for k, v in eb.items()}
     ic = {k: v[0] for k, v in ib.items()}
     n, b, w = shares(ec, ic, scale)
+    if args.share_only:
+        print(f"{w:.1f} {shares(ec, ic, scale, 2.0)[2]:.1f}")
+        return 0
     print(f"blocks: {n}, within 10%: {b:.1f}% of blocks, {w:.1f}% weighted "
           f"by exact count")
     print(f"blocks within 2x: {shares(ec, ic, scale, 2.0)[2]:.1f}% weighted "
