@@ -4,7 +4,8 @@
 // go through forEachObject (object::createBinary, archive members,
 // ELFMapReader) and every map section is streamed into each output style
 // (relocations, decompression, symbol names, decoding, printing) to a null
-// stream, diagnostics included; then the whole-section paths that
+// stream, diagnostics included, once on the calling thread and three times
+// with each record printed by a task of its own; then the paths that
 // --verify, --function and --lookup use decode, verify and index it.
 //
 //===----------------------------------------------------------------------===//
@@ -28,13 +29,18 @@ using namespace bbmap;
 namespace {
 
 void streamAll(const ELFMapReader &Reader, StringRef Name, MapPrinter &Printer,
-               Diagnostics &Diag) {
+               OrderedOutput &Out, Diagnostics &Diag) {
   FileSummary Summary = Reader.summary();
   Summary.FileName = Name.str();
   Printer.printFileSummary(Summary);
+  // Every record a run of its own: the parallel path at its finest.
+  StreamOptions Opts;
+  Opts.Demangle = true;
+  Opts.SpanBytes = 1;
   for (const MapSectionInfo &Info : Reader.mapSections())
-    streamSection(Reader, Info, Name, /*Demangle=*/true, Printer, Diag);
+    streamSection(Reader, Info, Name, Opts, Printer, Out, Diag);
   Printer.endFile();
+  Out.finish();
 }
 
 /// Decodes every section whole, verifies it and indexes it for look-ups.
@@ -70,16 +76,23 @@ void checkWhole(const ELFMapReader &Reader, StringRef Name) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   MemoryBufferRef Buffer(StringRef(reinterpret_cast<const char *>(Data), Size),
                          "input");
-  std::unique_ptr<MapPrinter> Printers[] = {
-      std::make_unique<LLVMStylePrinter>(nulls(), /*PrettyPGO=*/false),
-      std::make_unique<LLVMStylePrinter>(nulls(), /*PrettyPGO=*/true),
-      std::make_unique<JSONStylePrinter>(nulls(), /*PrettyJSON=*/true,
-                                         /*PrettyPGO=*/true),
-      std::make_unique<TableStylePrinter>(nulls())};
+  // One printer on the calling thread, the others with two workers.
+  OrderedOutput Serial(nulls(), 1), Parallel(nulls(), 2);
+  std::pair<std::unique_ptr<MapPrinter>, OrderedOutput *> Printers[] = {
+      {std::make_unique<LLVMStylePrinter>(Serial.stream(), /*PrettyPGO=*/false),
+       &Serial},
+      {std::make_unique<LLVMStylePrinter>(Parallel.stream(),
+                                          /*PrettyPGO=*/true),
+       &Parallel},
+      {std::make_unique<JSONStylePrinter>(Parallel.stream(),
+                                          /*PrettyJSON=*/true,
+                                          /*PrettyPGO=*/true),
+       &Parallel},
+      {std::make_unique<TableStylePrinter>(Parallel.stream()), &Parallel}};
   Diagnostics Diag("bbmap-dump", nulls(), nulls());
   forEachObject(Buffer, Diag, [&](const ELFMapReader &Reader, StringRef Name) {
-    for (std::unique_ptr<MapPrinter> &Printer : Printers)
-      streamAll(Reader, Name, *Printer, Diag);
+    for (auto &[Printer, Out] : Printers)
+      streamAll(Reader, Name, *Printer, *Out, Diag);
     checkWhole(Reader, Name);
   });
   return 0;

@@ -32,7 +32,7 @@ public:
       : R(Contents, Opts.IsLittleEndian, Opts.AddressSize), Opts(Opts),
         Resolve(Resolve) {}
 
-  Error run(FunctionHandler OnFunction);
+  Error run(FunctionHandler OnFunction, RecordSpan Span);
 
 private:
   Error decodeHeader(FunctionMap &F);
@@ -52,11 +52,12 @@ private:
   AddressResolver Resolve;
 };
 
-Error SectionDecoder::run(FunctionHandler OnFunction) {
+Error SectionDecoder::run(FunctionHandler OnFunction, RecordSpan Span) {
   // One record object for the whole section: every field is rewritten for
   // each record, and the vectors keep their capacity.
   FunctionMap F;
-  while (!R.atEnd()) {
+  R.seek(std::min<uint64_t>(Span.Begin, R.size()));
+  while (!R.atEnd() && R.tell() < Span.End) {
     F.SectionOffset = R.tell();
     if (Error E = decodeHeader(F))
       return E;
@@ -314,8 +315,9 @@ Error SectionDecoder::decodePGOBlock(const FunctionMap &F, PGOBlock &B) {
 } // namespace
 
 Error decodeBBAddrMap(ArrayRef<uint8_t> Contents, const DecodeOptions &Opts,
-                      AddressResolver Resolve, FunctionHandler OnFunction) {
-  return SectionDecoder(Contents, Opts, Resolve).run(OnFunction);
+                      AddressResolver Resolve, FunctionHandler OnFunction,
+                      RecordSpan Span) {
+  return SectionDecoder(Contents, Opts, Resolve).run(OnFunction, Span);
 }
 
 Expected<std::vector<FunctionMap>> decodeBBAddrMap(ArrayRef<uint8_t> Contents,

@@ -19,6 +19,7 @@
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/TargetParser/Triple.h"
 #include <map>
 
@@ -28,18 +29,48 @@ using namespace llvm::object;
 namespace bbmap {
 
 ELFMapReader::~ELFMapReader() = default;
+MapSectionReader::~MapSectionReader() = default;
+
+/// Appends the named records of \p Span to \p D.
+static Error decodeInto(const MapSectionReader &Sec, RecordSpan Span,
+                        DecodedSection &D) {
+  return Sec.forEachFunction(
+      [&](const FunctionMap &F, StringRef Name) {
+        D.Functions.push_back(F);
+        D.Names.push_back(Name.str());
+        return Error::success();
+      },
+      Span);
+}
 
 Expected<DecodedSection>
 ELFMapReader::decode(const MapSectionInfo &Info) const {
+  Expected<std::unique_ptr<MapSectionReader>> Sec = open(Info);
+  if (!Sec)
+    return Sec.takeError();
   DecodedSection D;
   D.Info = Info;
-  if (Error E =
-          forEachFunction(Info, [&](const FunctionMap &F, StringRef Name) {
-            D.Functions.push_back(F);
-            D.Names.push_back(Name.str());
-            return Error::success();
-          }))
-    return E;
+  if (parallel::strategy.compute_thread_count() == 1) {
+    if (Error E = decodeInto(**Sec, {}, D))
+      return E;
+    return D;
+  }
+  // Runs of records decoded on llvm::parallel's threads, then joined.
+  constexpr uint64_t SpanBytes = 1 << 16;
+  Expected<std::vector<RecordSpan>> Spans = (*Sec)->split(SpanBytes);
+  if (!Spans)
+    return Spans.takeError();
+  std::vector<DecodedSection> Parts(Spans->size());
+  parallelFor(0, Spans->size(), [&](size_t I) {
+    // Checked by split: cannot fail.
+    cantFail(decodeInto(**Sec, (*Spans)[I], Parts[I]));
+  });
+  for (DecodedSection &Part : Parts) {
+    std::move(Part.Functions.begin(), Part.Functions.end(),
+              std::back_inserter(D.Functions));
+    std::move(Part.Names.begin(), Part.Names.end(),
+              std::back_inserter(D.Names));
+  }
   return D;
 }
 
@@ -69,6 +100,8 @@ struct RelocationTable {
   DenseMap<uint64_t, std::optional<uint64_t>> Addends;
 };
 
+template <class ELFT> class SectionReaderImpl;
+
 template <class ELFT> class ELFMapReaderImpl : public ELFMapReader {
 public:
   using Elf_Shdr = typename ELFT::Shdr;
@@ -78,19 +111,14 @@ public:
 
   FileSummary summary() const override;
   std::vector<MapSectionInfo> mapSections() const override;
-  Error check(const MapSectionInfo &Info) const override;
-  Error forEachFunction(const MapSectionInfo &Info,
-                        NamedFunctionHandler OnFunction) const override;
+  Expected<std::unique_ptr<MapSectionReader>>
+  open(const MapSectionInfo &Info) const override;
   FileFacts facts() const override;
   Expected<RelocationTargets>
   relocationTargets(const MapSectionInfo &Info) const override;
 
 private:
-  /// Receives each record and, in a relocatable object, the index of the
-  /// section the map is linked to (where its function symbols are defined).
-  using RecordHandler = function_ref<Error(const FunctionMap &F,
-                                           std::optional<unsigned> LinkedSec)>;
-  Error decodeSection(const MapSectionInfo &Info, RecordHandler OnRecord) const;
+  template <class> friend class SectionReaderImpl;
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
   std::string loadName() const;
   /// The dynamic table (PT_DYNAMIC, else SHT_DYNAMIC); empty if there is
@@ -407,36 +435,87 @@ ELFMapReaderImpl<ELFT>::contents(const Elf_Shdr &Sec,
   return ArrayRef<uint8_t>(Buf.data(), Buf.size());
 }
 
+/// An opened map section of an ELFMapReaderImpl.
+template <class ELFT> class SectionReaderImpl : public MapSectionReader {
+public:
+  explicit SectionReaderImpl(const ELFMapReaderImpl<ELFT> &File) : File(File) {}
+
+  Expected<std::vector<RecordSpan>> split(uint64_t SpanBytes) const override;
+  Error forEachFunction(NamedFunctionHandler OnFunction,
+                        RecordSpan Span) const override;
+
+  const ELFMapReaderImpl<ELFT> &File;
+  SmallVector<uint8_t, 0> Decompressed;
+  ArrayRef<uint8_t> Contents;
+  DecodeOptions Opts;
+  /// Relocatable objects only.
+  std::optional<RelocationTable> Relocs;
+  /// In a relocatable object, the section the map is linked to (where its
+  /// function symbols are defined).
+  std::optional<unsigned> LinkedSec;
+
+private:
+  Error decode(FunctionHandler OnFunction, RecordSpan Span) const;
+};
+
 template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::check(const MapSectionInfo &Info) const {
-  return decodeSection(Info, [](const FunctionMap &, std::optional<unsigned>) {
-    return Error::success();
-  });
+Error SectionReaderImpl<ELFT>::decode(FunctionHandler OnFunction,
+                                      RecordSpan Span) const {
+  auto Resolve = [&](uint64_t Offset, uint64_t Stored) -> Expected<uint64_t> {
+    if (!Relocs)
+      return Stored;
+    auto It = Relocs->Addends.find(Offset);
+    if (It == Relocs->Addends.end())
+      return makeError("no relocation at this offset");
+    return It->second.value_or(Stored);
+  };
+  return decodeBBAddrMap(Contents, Opts, Resolve, OnFunction, Span);
 }
 
 template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::forEachFunction(
-    const MapSectionInfo &Info, NamedFunctionHandler OnFunction) const {
-  return decodeSection(
-      Info, [&](const FunctionMap &F, std::optional<unsigned> LinkedSec) {
-        return OnFunction(F, functionName(F.address(), LinkedSec));
-      });
+Expected<std::vector<RecordSpan>>
+SectionReaderImpl<ELFT>::split(uint64_t SpanBytes) const {
+  std::vector<RecordSpan> Spans;
+  if (Error E = decode(
+          [&](const FunctionMap &F) {
+            if (Spans.empty() ||
+                F.SectionOffset - Spans.back().Begin >= SpanBytes) {
+              if (!Spans.empty())
+                Spans.back().End = F.SectionOffset;
+              Spans.push_back({F.SectionOffset, Contents.size()});
+            }
+            return Error::success();
+          },
+          {}))
+    return E;
+  return Spans;
 }
 
 template <class ELFT>
-Error ELFMapReaderImpl<ELFT>::decodeSection(const MapSectionInfo &Info,
-                                            RecordHandler OnRecord) const {
+Error SectionReaderImpl<ELFT>::forEachFunction(NamedFunctionHandler OnFunction,
+                                               RecordSpan Span) const {
+  return decode(
+      [&](const FunctionMap &F) {
+        return OnFunction(F, File.functionName(F.address(), LinkedSec));
+      },
+      Span);
+}
+
+template <class ELFT>
+Expected<std::unique_ptr<MapSectionReader>>
+ELFMapReaderImpl<ELFT>::open(const MapSectionInfo &Info) const {
+  // Built here, once, so that decoding never writes to the reader.
+  if (!Symbols)
+    buildSymbolIndex();
   Expected<const Elf_Shdr *> SecOrErr = Obj.getSection(Info.Index);
   if (!SecOrErr)
     return SecOrErr.takeError();
   const Elf_Shdr &Sec = **SecOrErr;
-  SmallVector<uint8_t, 0> Decompressed;
-  Expected<ArrayRef<uint8_t>> Contents = contents(Sec, Decompressed);
+  auto Reader = std::make_unique<SectionReaderImpl<ELFT>>(*this);
+  Expected<ArrayRef<uint8_t>> Contents = contents(Sec, Reader->Decompressed);
   if (!Contents)
     return Contents.takeError();
-
-  std::optional<RelocationTable> Relocs;
-  std::optional<unsigned> LinkedSec;
+  Reader->Contents = *Contents;
   if (isRelocatable()) {
     // Functions are named by the symbols of the linked-to text section, as
     // llvm-readobj does; it refuses the section if that does not exist.
@@ -446,25 +525,13 @@ Error ELFMapReaderImpl<ELFT>::decodeSection(const MapSectionInfo &Info,
     Expected<RelocationTable> T = relocationsFor(Info.Index, Contents->size());
     if (!T)
       return T.takeError();
-    Relocs = std::move(*T);
-    LinkedSec = Sec.sh_link;
+    Reader->Relocs = std::move(*T);
+    Reader->LinkedSec = Sec.sh_link;
   }
-  auto Resolve = [&](uint64_t Offset, uint64_t Stored) -> Expected<uint64_t> {
-    if (!Relocs)
-      return Stored;
-    auto It = Relocs->Addends.find(Offset);
-    if (It == Relocs->Addends.end())
-      return makeError("no relocation at this offset");
-    return It->second.value_or(Stored);
-  };
-
-  DecodeOptions Opts;
-  Opts.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
-  Opts.AddressSize = ELFT::Is64Bits ? 8 : 4;
-  Opts.LegacyType = Info.LegacyType;
-  return decodeBBAddrMap(*Contents, Opts, Resolve, [&](const FunctionMap &F) {
-    return OnRecord(F, LinkedSec);
-  });
+  Reader->Opts.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
+  Reader->Opts.AddressSize = ELFT::Is64Bits ? 8 : 4;
+  Reader->Opts.LegacyType = Info.LegacyType;
+  return Reader;
 }
 
 template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
@@ -624,8 +691,6 @@ template <class ELFT>
 StringRef
 ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
                                      std::optional<unsigned> LinkedSec) const {
-  if (!Symbols)
-    buildSymbolIndex();
   std::optional<uint32_t> Index;
   if (LinkedSec) {
     auto It = Symbols->BySectionAddress.find({*LinkedSec, Address});

@@ -1,7 +1,7 @@
 //===- JSONStylePrinter.cpp - llvm-readobj JSON output --------------------===//
 //
 // JSONStylePrinter: only the per-file framing differs from the LLVM style;
-// the map tree is MapTree's, written through a JSONScopedPrinter.
+// the map tree is MapTree's, written by a JSONWriter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,23 +13,27 @@ namespace bbmap {
 
 JSONStylePrinter::JSONStylePrinter(raw_ostream &OS, bool PrettyJSON,
                                    bool PrettyPGO)
-    : Printer(std::make_unique<JSONScopedPrinter>(
-          OS, PrettyJSON, std::make_unique<ListScope>())),
-      W(*Printer), Tree(W, PrettyPGO) {}
+    : W(OS, PrettyJSON), Tree(W, PrettyPGO), PrettyJSON(PrettyJSON),
+      PrettyPGO(PrettyPGO) {
+  W.beginArray();
+}
 
 JSONStylePrinter::~JSONStylePrinter() {
-  // Close the file object before the printer closes the array.
-  FileScope.reset();
-  Printer.reset();
+  W.endArray();
+  W.flush();
 }
 
 void JSONStylePrinter::printFileSummary(const FileSummary &S) {
-  FileScope = std::make_unique<DictScope>(*Printer);
-  DictScope D(*Printer, "FileSummary");
+  W.beginObject();
+  W.beginObject("FileSummary");
   Tree.printSummaryFields(S);
+  W.endObject();
 }
 
-void JSONStylePrinter::endFile() { FileScope.reset(); }
+void JSONStylePrinter::endFile() {
+  W.endObject();
+  W.flush();
+}
 
 void JSONStylePrinter::beginSection(const MapSectionInfo &) {
   Tree.beginSection();
@@ -39,6 +43,16 @@ void JSONStylePrinter::printFunction(const FunctionMap &F, StringRef Name) {
   Tree.printFunction(F, Name);
 }
 
-void JSONStylePrinter::endSection() { Tree.endSection(); }
+void JSONStylePrinter::endSection() {
+  Tree.endSection();
+  // Diagnostics about the section follow on stderr.
+  W.flush();
+}
+
+std::unique_ptr<FunctionPrinter>
+JSONStylePrinter::forkFunctions(TextPiece &Text, bool First) const {
+  return std::make_unique<TreeFunctionPrinter<JSONWriter>>(
+      PrettyPGO, Text, PrettyJSON, W.depth(), !First);
+}
 
 } // namespace bbmap

@@ -2,8 +2,8 @@
 //
 // Prints decoded basic-block address maps like
 // `llvm-readobj --elf-output-style=JSON [--pretty-print] --bb-addr-map`:
-// the LLVM-style tree (MapTree) through llvm::JSONScopedPrinter, one object
-// per file with a "FileSummary" member, inside one top-level array.
+// the LLVM-style tree (MapTree) through a JSONWriter, one object per file
+// with a "FileSummary" member, inside one top-level array.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +12,7 @@
 
 #include "MapPrinter.h"
 #include "MapTree.h"
-#include <memory>
+#include "bbmap/Support/JSONWriter.h"
 
 namespace bbmap {
 
@@ -27,13 +27,16 @@ public:
   void beginSection(const MapSectionInfo &Info) override;
   void printFunction(const FunctionMap &F, llvm::StringRef Name) override;
   void endSection() override;
+  void flush() override { W.flush(); }
+  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
+                                                 bool First) const override;
+  void recordsPrintedElsewhere() override { W.setHasElements(); }
 
 private:
-  std::unique_ptr<llvm::ScopedPrinter> Printer;
-  ScopedPrinterWriter W;
-  MapTree<ScopedPrinterWriter> Tree;
-  /// The object of the file being printed.
-  std::unique_ptr<llvm::DictScope> FileScope;
+  JSONWriter W;
+  MapTree<JSONWriter> Tree;
+  bool PrettyJSON;
+  bool PrettyPGO;
 };
 
 } // namespace bbmap

@@ -31,4 +31,10 @@ void LLVMStylePrinter::endSection() {
 
 void LLVMStylePrinter::endFile() { W.flush(); }
 
+std::unique_ptr<FunctionPrinter>
+LLVMStylePrinter::forkFunctions(TextPiece &Text, bool) const {
+  return std::make_unique<TreeFunctionPrinter<TextWriter>>(PrettyPGO, Text,
+                                                           W.depth());
+}
+
 } // namespace bbmap

@@ -23,7 +23,7 @@ public:
   /// block's and branch probabilities as fractions, like llvm-readobj's
   /// --pretty-pgo-analysis-map.
   LLVMStylePrinter(llvm::raw_ostream &OS, bool PrettyPGO)
-      : W(OS), Tree(W, PrettyPGO) {}
+      : W(OS), Tree(W, PrettyPGO), PrettyPGO(PrettyPGO) {}
 
   /// The blank line and File/Format/Arch/AddressSize/LoadName header.
   void printFileSummary(const FileSummary &S) override;
@@ -33,10 +33,14 @@ public:
   void printFunction(const FunctionMap &F, llvm::StringRef Name) override;
   void endSection() override;
   void endFile() override;
+  void flush() override { W.flush(); }
+  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
+                                                 bool First) const override;
 
 private:
   TextWriter W;
   MapTree<TextWriter> Tree;
+  bool PrettyPGO;
 };
 
 } // namespace bbmap

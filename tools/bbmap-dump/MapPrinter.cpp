@@ -8,7 +8,7 @@
 
 namespace bbmap {
 
-MapPrinter::~MapPrinter() = default;
+FunctionPrinter::~FunctionPrinter() = default;
 
 void MapPrinter::printSection(const DecodedSection &Sec) {
   beginSection(Sec.Info);

@@ -2,7 +2,9 @@
 //
 // MapPrinter is what every bbmap-dump output style implements. The driver
 // streams the maps into it: a file summary, then per map section a begin,
-// one call per decoded function record, an end.
+// one call per decoded function record, an end. Runs of a section's records
+// may instead go to FunctionPrinters forked from it (e.g. one per thread),
+// whose text the driver writes in order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,22 +12,38 @@
 #define BBMAP_DUMPER_MAPPRINTER_H
 
 #include "bbmap/Object/ELFMapReader.h"
+#include "bbmap/Support/OutputBuffer.h"
+#include <memory>
 
 namespace bbmap {
 
-class MapPrinter {
+/// Prints function records.
+class FunctionPrinter {
 public:
-  virtual ~MapPrinter();
+  virtual ~FunctionPrinter();
+  /// One function record; \p Name is empty when no function symbol matches.
+  virtual void printFunction(const FunctionMap &F, llvm::StringRef Name) = 0;
+  /// Hands the buffered text to the stream.
+  virtual void flush() = 0;
+};
 
+class MapPrinter : public FunctionPrinter {
+public:
   /// Starts the output of one file.
   virtual void printFileSummary(const FileSummary &S) = 0;
   /// Called after the last section of a file.
   virtual void endFile() {}
   virtual void beginSection(const MapSectionInfo &Info) = 0;
-  /// One function record of the current section; \p Name is empty when no
-  /// function symbol matches.
-  virtual void printFunction(const FunctionMap &F, llvm::StringRef Name) = 0;
   virtual void endSection() = 0;
+
+  /// Between beginSection and endSection: a printer that writes function
+  /// records to \p Text exactly as this one would write them next, \p First
+  /// telling whether they start the section. This printer's own state does
+  /// not move; recordsPrintedElsewhere tells it afterwards.
+  virtual std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
+                                                         bool First) const = 0;
+  /// Tells the printer that forks printed records of the current section.
+  virtual void recordsPrintedElsewhere() {}
 
   /// A whole decoded section (beginSection, each function, endSection).
   void printSection(const DecodedSection &Sec);

@@ -1,11 +1,11 @@
 //===- MapTree.h - llvm-readobj's --bb-addr-map tree ------------*- C++ -*-===//
 //
 // The field order and conditions of `llvm-readobj --bb-addr-map`, written
-// once for every writer: TextWriter (the LLVM style, byte for byte) and
-// ScopedPrinterWriter (any llvm::ScopedPrinter, e.g. JSONScopedPrinter for
-// the JSON style). The writers share one small interface (beginObject,
-// hex, number, ...), and MapTree is a template over it so that the text
-// path pays no virtual call per field.
+// once for both writers: TextWriter (the LLVM style) and JSONWriter (the
+// JSON style), each byte for byte what llvm::ScopedPrinter would write. The
+// writers share one small interface (beginObject, hex, number, ...), and
+// MapTree is a template over it so that no field pays a virtual call.
+// TreeFunctionPrinter prints the records of a run of functions with it.
 //
 // Field order and conditions follow llvm-readobj 22 (which prints versions
 // 0-2 like llvm-readobj 19): the callsite list only when non-empty, the hash
@@ -19,6 +19,7 @@
 #ifndef BBMAP_DUMPER_MAPTREE_H
 #define BBMAP_DUMPER_MAPTREE_H
 
+#include "MapPrinter.h"
 #include "bbmap/Object/ELFMapReader.h"
 #include "llvm/Support/BlockFrequency.h"
 #include "llvm/Support/BranchProbability.h"
@@ -26,34 +27,6 @@
 #include <string>
 
 namespace bbmap {
-
-/// The writer interface over an llvm::ScopedPrinter.
-class ScopedPrinterWriter {
-public:
-  explicit ScopedPrinterWriter(llvm::ScopedPrinter &W) : W(W) {}
-
-  void beginObject() { W.objectBegin(); }
-  void beginObject(llvm::StringRef Label) { W.objectBegin(Label); }
-  void endObject() { W.objectEnd(); }
-  void beginArray(llvm::StringRef Label) { W.arrayBegin(Label); }
-  void endArray() { W.arrayEnd(); }
-  void string(llvm::StringRef Label, llvm::StringRef Value) {
-    W.printString(Label, Value);
-  }
-  void number(llvm::StringRef Label, uint64_t Value) {
-    W.printNumber(Label, Value);
-  }
-  void hex(llvm::StringRef Label, uint64_t Value) { W.printHex(Label, Value); }
-  void boolean(llvm::StringRef Label, bool Value) {
-    W.printBoolean(Label, Value);
-  }
-  void list(llvm::StringRef Label, llvm::ArrayRef<uint32_t> Values) {
-    W.printList(Label, Values);
-  }
-
-private:
-  llvm::ScopedPrinter &W;
-};
 
 template <class Writer> class MapTree {
 public:
@@ -172,6 +145,23 @@ private:
 
   Writer &W;
   bool PrettyPGO;
+};
+
+/// Prints function records with a MapTree over its own Writer.
+template <class Writer> class TreeFunctionPrinter : public FunctionPrinter {
+public:
+  template <class... WriterArgs>
+  TreeFunctionPrinter(bool PrettyPGO, WriterArgs &&...Args)
+      : W(std::forward<WriterArgs>(Args)...), Tree(W, PrettyPGO) {}
+
+  void printFunction(const FunctionMap &F, llvm::StringRef Name) override {
+    Tree.printFunction(F, Name);
+  }
+  void flush() override { W.flush(); }
+
+private:
+  Writer W;
+  MapTree<Writer> Tree;
 };
 
 } // namespace bbmap

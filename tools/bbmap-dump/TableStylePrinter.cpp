@@ -40,6 +40,12 @@ void TableStylePrinter::endFile() { Out.flush(); }
 
 void TableStylePrinter::endSection() { Out.flush(); }
 
+std::unique_ptr<FunctionPrinter>
+TableStylePrinter::forkFunctions(TextPiece &Text, bool) const {
+  return std::unique_ptr<FunctionPrinter>(
+      new TableStylePrinter(Text, FileName));
+}
+
 void TableStylePrinter::printFunction(const FunctionMap &F, StringRef Name) {
   if (Name.empty())
     Name = "<?>";

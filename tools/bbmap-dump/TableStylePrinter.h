@@ -21,6 +21,7 @@ namespace bbmap {
 
 class TableStylePrinter : public MapPrinter {
 public:
+  /// Writes the header line.
   explicit TableStylePrinter(llvm::raw_ostream &OS);
 
   void printFileSummary(const FileSummary &S) override;
@@ -29,8 +30,15 @@ public:
   void printFunction(const FunctionMap &F, llvm::StringRef Name) override;
   /// Hands the lines to the stream before any diagnostic about the section.
   void endSection() override;
+  void flush() override { Out.flush(); }
+  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
+                                                 bool First) const override;
 
 private:
+  /// A printer of rows alone, of file \p FileName.
+  TableStylePrinter(TextPiece &Text, llvm::StringRef FileName)
+      : Out(Text), FileName(FileName) {}
+
   void printBlock(llvm::StringRef Name, uint64_t Base, const BlockEntry &B);
 
   OutputBuffer Out;

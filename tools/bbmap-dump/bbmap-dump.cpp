@@ -34,6 +34,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -207,11 +209,21 @@ cl::list<std::string> FunctionNames(
 
 cl::opt<bool> Demangle("demangle", cl::desc("Demangle function names"),
                        cl::cat(DumpCategory));
+
+cl::opt<uint64_t> SpanBytes(
+    "span-bytes",
+    cl::desc("With several threads, cut map sections into runs of records "
+             "of about N bytes, one task each (for testing)"),
+    cl::init(StreamOptions().SpanBytes), cl::value_desc("N"), cl::Hidden,
+    cl::cat(DumpCategory));
 cl::alias DemangleShort("C", cl::desc("Alias for --demangle"),
                         cl::aliasopt(Demangle), cl::NotHidden,
                         cl::cat(DumpCategory));
 
 constexpr StringRef ToolName = "bbmap-dump";
+
+/// --threads, or the machine's hardware threads; set by main.
+unsigned ThreadCount = 1;
 
 /// Whether --function selects the function named \p Name.
 bool isSelected(StringRef Name) {
@@ -305,6 +317,8 @@ struct DumpContext {
   LookupJob *Lookups = nullptr;
   VerifyRun *Verify = nullptr;
   Diagnostics Diag{"bbmap-dump", outs(), errs()};
+  /// Where every map printer writes.
+  OrderedOutput Out{outs(), ThreadCount};
 };
 
 void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
@@ -321,8 +335,13 @@ void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
 
 void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
                  StringRef File, DumpContext &Ctx, MapVerifier *V) {
-  if (!V && FunctionNames.empty())
-    return streamSection(Reader, Info, File, Demangle, *Ctx.Printer, Ctx.Diag);
+  if (!V && FunctionNames.empty()) {
+    StreamOptions Opts;
+    Opts.Demangle = Demangle;
+    Opts.SpanBytes = std::max<uint64_t>(1, SpanBytes);
+    return streamSection(Reader, Info, File, Opts, *Ctx.Printer, Ctx.Out,
+                         Ctx.Diag);
+  }
   Expected<DecodedSection> Sec = Reader.decode(Info);
   if (!Sec) {
     if (Ctx.Printer) {
@@ -384,6 +403,9 @@ void dumpFile(StringRef File, DumpContext &Ctx) {
   forEachObject(File, Ctx.Diag,
                 [&](const ELFMapReader &Reader, StringRef Name) {
                   dumpObject(Reader, Name, Ctx);
+                  // The object's text is out before any diagnostic of the
+                  // next.
+                  Ctx.Out.finish();
                 });
 }
 
@@ -531,7 +553,7 @@ int runVerify(DumpContext &Ctx) {
   }
   std::unique_ptr<MapPrinter> Printer;
   if (BBAddrMap)
-    Printer = createPrinter(outs());
+    Printer = createPrinter(Ctx.Out.stream());
   Ctx.Printer = Printer.get();
   VerifyRun Run;
   Run.Printer = Style == OutputStyle::JSON
@@ -550,6 +572,16 @@ int runVerify(DumpContext &Ctx) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // libLLVM registers an undocumented --threads of its own, which nothing
+  // here reads: bbmap-dump's takes its place.
+  if (cl::Option *Theirs = cl::getRegisteredOptions().lookup("threads"))
+    Theirs->removeArgument();
+  cl::opt<unsigned> Threads(
+      "threads",
+      cl::desc("Decode and print on N threads (default: the machine's "
+               "hardware threads; 1: no worker thread). The output is the "
+               "same for every N"),
+      cl::value_desc("N"), cl::cat(DumpCategory));
   cl::HideUnrelatedOptions(DumpCategory);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { printToolVersion(OS, "bbmap-dump"); });
@@ -563,6 +595,14 @@ int main(int argc, char **argv) {
       "  section index and the byte offset; dumping goes on with the next\n"
       "  section, and the exit status is 1 if anything failed to decode\n"
       "  (or, with --verify, if a check found an error).\n");
+  if (Threads.getNumOccurrences() && Threads == 0) {
+    WithColor::error(errs(), ToolName) << "--threads needs at least 1\n";
+    return 1;
+  }
+  ThreadCount =
+      Threads ? Threads : hardware_concurrency().compute_thread_count();
+  // Whole sections (--verify, --function, look-ups) decode on these.
+  parallel::strategy = hardware_concurrency(ThreadCount);
   DumpContext Ctx;
   if (BoltYAMLMode)
     return runBoltYAMLMode(Ctx.Diag);
@@ -585,7 +625,7 @@ int main(int argc, char **argv) {
   }
   if (Verify)
     return runVerify(Ctx);
-  std::unique_ptr<MapPrinter> Printer = createPrinter(outs());
+  std::unique_ptr<MapPrinter> Printer = createPrinter(Ctx.Out.stream());
   Ctx.Printer = Printer.get();
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);

@@ -118,13 +118,21 @@ using AddressResolver = llvm::function_ref<llvm::Expected<uint64_t>(
 /// what it needs to keep.
 using FunctionHandler = llvm::function_ref<llvm::Error(const FunctionMap &)>;
 
+/// A run of whole function records: bytes [Begin, End) of a section.
+struct RecordSpan {
+  uint64_t Begin = 0;
+  uint64_t End = UINT64_MAX;
+};
+
 /// Decodes the function records of a section's contents in order, handing
 /// each to \p OnFunction as soon as it is complete. Stops with a DecodeError
 /// at the first malformed record (the records before it have been handed
-/// over) or with the first error \p OnFunction returns.
+/// over) or with the first error \p OnFunction returns. With \p Span, only
+/// the records of that run are decoded; it must start at a record (offsets
+/// in errors stay relative to the section).
 llvm::Error decodeBBAddrMap(llvm::ArrayRef<uint8_t> Contents,
                             const DecodeOptions &Opts, AddressResolver Resolve,
-                            FunctionHandler OnFunction);
+                            FunctionHandler OnFunction, RecordSpan Span = {});
 
 /// Decodes every function record of a section's contents. Fails with a
 /// DecodeError on the first malformed record; nothing partial is returned.

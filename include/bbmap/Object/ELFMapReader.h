@@ -92,6 +92,27 @@ using RelocationTargets = std::map<uint64_t, RelocationTarget>;
 using NamedFunctionHandler =
     llvm::function_ref<llvm::Error(const FunctionMap &F, llvm::StringRef Name)>;
 
+/// One map section, opened for decoding: its contents (decompressed if need
+/// be) and, in relocatable objects, its relocations are read once. Decoding
+/// is const: runs of records may be decoded on several threads at once.
+class MapSectionReader {
+public:
+  virtual ~MapSectionReader();
+
+  /// Decodes every record without keeping or naming it and cuts the section
+  /// into runs of whole records, each starting a new run once the current
+  /// one holds \p SpanBytes bytes or more. Fails on the first malformed
+  /// record with the error forEachFunction would give.
+  virtual llvm::Expected<std::vector<RecordSpan>>
+  split(uint64_t SpanBytes) const = 0;
+  /// Decodes the records of \p Span (by default, the whole section) in
+  /// order, naming each function, without keeping the records. A
+  /// DecodeError names the offending offset within the section; the records
+  /// before it have been handed to \p OnFunction.
+  virtual llvm::Error forEachFunction(NamedFunctionHandler OnFunction,
+                                      RecordSpan Span = {}) const = 0;
+};
+
 /// Reads the basic-block address maps of one ELF object.
 class ELFMapReader {
 public:
@@ -104,17 +125,13 @@ public:
   virtual FileSummary summary() const = 0;
   /// Map sections (both section types) in section header order.
   virtual std::vector<MapSectionInfo> mapSections() const = 0;
-  /// Decodes one map section without naming or keeping its records: fails
-  /// as decode() would.
-  virtual llvm::Error check(const MapSectionInfo &Info) const = 0;
-  /// Decodes one map section record by record, naming each function, without
-  /// keeping the records. A DecodeError names the offending offset within the
-  /// section; the records before it have been handed to \p OnFunction.
-  virtual llvm::Error
-  forEachFunction(const MapSectionInfo &Info,
-                  NamedFunctionHandler OnFunction) const = 0;
+  /// Reads what decoding a map section needs (and, once per file, the
+  /// symbol index that names functions). The reader refers to this object.
+  virtual llvm::Expected<std::unique_ptr<MapSectionReader>>
+  open(const MapSectionInfo &Info) const = 0;
   /// Decodes one map section and names its functions. A DecodeError names
-  /// the offending offset within the section.
+  /// the offending offset within the section. Runs of records are decoded
+  /// on llvm::parallel's threads (parallel::strategy) when it has several.
   llvm::Expected<DecodedSection> decode(const MapSectionInfo &Info) const;
   /// Sections and symbols, for --verify.
   virtual FileFacts facts() const = 0;

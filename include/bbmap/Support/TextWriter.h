@@ -18,10 +18,14 @@ namespace bbmap {
 
 class TextWriter {
 public:
-  explicit TextWriter(llvm::raw_ostream &OS) : Out(OS) {}
+  /// A writer to \p Target (a raw_ostream or a TextPiece) at nesting
+  /// \p Depth (e.g. to continue another writer's scope).
+  template <class Target>
+  explicit TextWriter(Target &T, unsigned Depth = 0) : Out(T), Depth(Depth) {}
 
   /// Hands the text written so far to the stream.
   void flush() { Out.flush(); }
+  unsigned depth() const { return Depth; }
 
   void beginObject() { scopeLine("{"); }
   void beginObject(llvm::StringRef Label) { scopeLine(Label, " {"); }
@@ -99,7 +103,7 @@ private:
   }
 
   OutputBuffer Out;
-  unsigned Depth = 0;
+  unsigned Depth;
 };
 
 } // namespace bbmap

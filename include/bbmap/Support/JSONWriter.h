@@ -1,0 +1,176 @@
+//===- JSONWriter.h - fast llvm-readobj JSON text ---------------*- C++ -*-===//
+//
+// JSONWriter writes the same bytes as llvm::JSONScopedPrinter (over
+// llvm::json::OStream, compact or indented by two) through an OutputBuffer,
+// with TextWriter's interface, so that one tree printer serves both of
+// llvm-readobj's styles at the same speed. It keeps json::OStream's rules
+// (a comma before every element but the first, a new line before each
+// element and before the closing bracket of a non-empty scope when
+// indenting) and JSONScopedPrinter's (a labelled scope opened inside an
+// array is wrapped in an object of its own). Numbers are formatted in place;
+// strings that need escaping or are not UTF-8 are quoted by llvm::json.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_SUPPORT_JSONWRITER_H
+#define BBMAP_SUPPORT_JSONWRITER_H
+
+#include "bbmap/Support/OutputBuffer.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace bbmap {
+
+class JSONWriter {
+public:
+  /// A writer to \p Target (a raw_ostream or a TextPiece) at the top
+  /// level; \p Pretty indents by two like llvm-readobj --pretty-print.
+  template <class Target>
+  JSONWriter(Target &T, bool Pretty) : Out(T), Pretty(Pretty) {
+    Scopes.push_back({Context::Singleton, Wrap::None, false});
+  }
+  /// A writer that continues inside an array opened by another writer at
+  /// nesting \p Depth (the number of enclosing arrays and objects), after
+  /// that array's elements if \p HasElements: it writes further elements
+  /// as the other writer would, and never closes the array.
+  template <class Target>
+  JSONWriter(Target &T, bool Pretty, unsigned Depth, bool HasElements)
+      : Out(T), Pretty(Pretty), Indent(2 * Depth) {
+    Scopes.push_back({Context::Array, Wrap::None, HasElements});
+  }
+
+  /// Hands the text written so far to the stream.
+  void flush() { Out.flush(); }
+  /// The nesting of the innermost open scope.
+  unsigned depth() const { return Indent / 2; }
+  /// Notes that the innermost array received elements from another writer.
+  void setHasElements() { Scopes.back().HasValue = true; }
+
+  void beginObject() { open(Context::Object, Wrap::None, "{"); }
+  void beginObject(llvm::StringRef Label) {
+    openLabelled(Label, Context::Object, "{");
+  }
+  void endObject() { close("}"); }
+  void beginArray() { open(Context::Array, Wrap::None, "["); }
+  void beginArray(llvm::StringRef Label) {
+    openLabelled(Label, Context::Array, "[");
+  }
+  void endArray() { close("]"); }
+
+  void string(llvm::StringRef Label, llvm::StringRef Value) {
+    Out.commit(attribute(Label));
+    putString(Value);
+  }
+  void number(llvm::StringRef Label, uint64_t Value) {
+    Out.commit(OutputBuffer::putDecimal(attribute(Label), Value));
+  }
+  /// JSONScopedPrinter prints hex numbers as plain integers.
+  void hex(llvm::StringRef Label, uint64_t Value) { number(Label, Value); }
+  void boolean(llvm::StringRef Label, bool Value) {
+    char *P = attribute(Label);
+    Out.commit(Value ? OutputBuffer::put(P, "true")
+                     : OutputBuffer::put(P, "false"));
+  }
+  void list(llvm::StringRef Label, llvm::ArrayRef<uint32_t> Values);
+  /// The empty line of the LLVM style has no JSON counterpart.
+  void blankLine() {}
+
+private:
+  /// json::OStream's contexts: an attribute's value, an array, an object.
+  enum class Context : uint8_t { Singleton, Array, Object };
+  /// How JSONScopedPrinter opened a scope: unlabelled, as an attribute of
+  /// the enclosing object, or as the one attribute of a wrapping object.
+  enum class Wrap : uint8_t { None, Attribute, Nested };
+  struct Scope {
+    Context Ctx;
+    Wrap How;
+    bool HasValue;
+  };
+
+  static constexpr size_t MaxLabel = 64;
+  static constexpr char Spaces[] = "                                "
+                                   "                                ";
+
+  /// A comma after a sibling, and the new line and indentation.
+  char *separate(char *P, bool HasValue) {
+    if (HasValue)
+      *P++ = ',';
+    if (!Pretty)
+      return P;
+    *P++ = '\n';
+    if (LLVM_LIKELY(Indent < sizeof(Spaces))) {
+      std::memcpy(P, Spaces, sizeof(Spaces) - 1);
+      return P + Indent;
+    }
+    std::memset(P, ' ', Indent);
+    return P + Indent;
+  }
+  /// Reserves room for a line of a label and a number.
+  char *reserveLine() { return Out.reserve(Indent + MaxLabel + 32); }
+  /// `,\n  "Label": ` in the innermost object; returns where the value goes.
+  char *attribute(llvm::StringRef Label) {
+    Scope &S = Scopes.back();
+    char *P = separate(reserveLine(), S.HasValue);
+    S.HasValue = true;
+    *P++ = '"';
+    assert(Label.size() <= MaxLabel && "label too long");
+    P = OutputBuffer::put(P, Label);
+    *P++ = '"';
+    *P++ = ':';
+    if (Pretty)
+      *P++ = ' ';
+    return P;
+  }
+  /// Starts a value where the innermost scope expects one.
+  char *valueBegin() {
+    Scope &S = Scopes.back();
+    char *P = reserveLine();
+    if (S.Ctx == Context::Array)
+      P = separate(P, S.HasValue);
+    else if (S.HasValue)
+      *P++ = ',';
+    S.HasValue = true;
+    return P;
+  }
+  void open(Context Ctx, Wrap How, llvm::StringRef Bracket) {
+    Out.commit(OutputBuffer::put(valueBegin(), Bracket));
+    Scopes.push_back({Ctx, How, false});
+    Indent += 2;
+  }
+  void openLabelled(llvm::StringRef Label, Context Ctx,
+                    llvm::StringRef Bracket) {
+    Wrap How = Wrap::Attribute;
+    if (Scopes.back().Ctx != Context::Object) {
+      open(Context::Object, Wrap::None, "{");
+      How = Wrap::Nested;
+    }
+    char *P = attribute(Label);
+    Out.commit(OutputBuffer::put(P, Bracket));
+    Scopes.push_back({Ctx, How, false});
+    Indent += 2;
+  }
+  void close(llvm::StringRef Bracket) {
+    Wrap How = Scopes.back().How;
+    closeOne(Bracket);
+    if (How == Wrap::Nested)
+      closeOne("}");
+  }
+  void closeOne(llvm::StringRef Bracket) {
+    Indent -= 2;
+    char *P = reserveLine();
+    if (Scopes.back().HasValue)
+      P = separate(P, /*HasValue=*/false);
+    Out.commit(OutputBuffer::put(P, Bracket));
+    Scopes.pop_back();
+  }
+  void putString(llvm::StringRef Value);
+
+  OutputBuffer Out;
+  bool Pretty;
+  unsigned Indent = 0;
+  llvm::SmallVector<Scope, 16> Scopes;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_SUPPORT_JSONWRITER_H
