@@ -62,16 +62,22 @@ std::unique_ptr<TextPiece> OrderedOutput::takeBuffer() {
   return Text;
 }
 
-void OrderedOutput::submit(std::function<OutputPiece()> Task) {
+void OrderedOutput::submit(std::function<void(TextPiece &)> Task,
+                           std::function<void()> After) {
   if (!Pool) {
-    OutputPiece Piece = Task();
-    return emit(Piece);
+    OutputPiece Piece{takeBuffer(), std::move(After)};
+    Task(*Piece.Text);
+    emit(Piece);
+    Free.push_back(std::move(Piece.Text));
+    return;
   }
   while (InFlight >= Window)
     popFront();
   auto Result = std::make_shared<OutputPiece>();
+  Result->Text = takeBuffer();
+  Result->After = std::move(After);
   std::shared_future<void> Done =
-      Pool->async([Task = std::move(Task), Result] { *Result = Task(); });
+      Pool->async([Task = std::move(Task), Result] { Task(*Result->Text); });
   Pending.push_back({std::move(Done), std::move(Result), {}});
   ++InFlight;
 }

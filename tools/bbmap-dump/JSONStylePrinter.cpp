@@ -49,10 +49,12 @@ void JSONStylePrinter::endSection() {
   W.flush();
 }
 
-std::unique_ptr<FunctionPrinter>
-JSONStylePrinter::forkFunctions(TextPiece &Text, bool First) const {
-  return std::make_unique<TreeFunctionPrinter<JSONWriter>>(
-      PrettyPGO, Text, PrettyJSON, W.depth(), !First);
+FunctionPrinterFactory JSONStylePrinter::forkFunctions(bool First) const {
+  return [PrettyPGO = PrettyPGO, PrettyJSON = PrettyJSON, Depth = W.depth(),
+          First](TextPiece &Text) {
+    return std::make_unique<TreeFunctionPrinter<JSONWriter>>(
+        PrettyPGO, Text, PrettyJSON, Depth, !First);
+  };
 }
 
 } // namespace bbmap

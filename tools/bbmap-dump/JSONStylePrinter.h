@@ -28,8 +28,7 @@ public:
   void printFunction(const FunctionMap &F, llvm::StringRef Name) override;
   void endSection() override;
   void flush() override { W.flush(); }
-  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
-                                                 bool First) const override;
+  FunctionPrinterFactory forkFunctions(bool First) const override;
   void recordsPrintedElsewhere() override { W.setHasElements(); }
 
 private:

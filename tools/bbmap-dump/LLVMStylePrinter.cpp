@@ -31,10 +31,11 @@ void LLVMStylePrinter::endSection() {
 
 void LLVMStylePrinter::endFile() { W.flush(); }
 
-std::unique_ptr<FunctionPrinter>
-LLVMStylePrinter::forkFunctions(TextPiece &Text, bool) const {
-  return std::make_unique<TreeFunctionPrinter<TextWriter>>(PrettyPGO, Text,
-                                                           W.depth());
+FunctionPrinterFactory LLVMStylePrinter::forkFunctions(bool) const {
+  return [PrettyPGO = PrettyPGO, Depth = W.depth()](TextPiece &Text) {
+    return std::make_unique<TreeFunctionPrinter<TextWriter>>(PrettyPGO, Text,
+                                                             Depth);
+  };
 }
 
 } // namespace bbmap

@@ -34,8 +34,7 @@ public:
   void endSection() override;
   void endFile() override;
   void flush() override { W.flush(); }
-  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
-                                                 bool First) const override;
+  FunctionPrinterFactory forkFunctions(bool First) const override;
 
 private:
   TextWriter W;

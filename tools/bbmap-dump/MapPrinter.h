@@ -13,6 +13,7 @@
 
 #include "bbmap/Object/ELFMapReader.h"
 #include "bbmap/Support/OutputBuffer.h"
+#include <functional>
 #include <memory>
 
 namespace bbmap {
@@ -27,6 +28,9 @@ public:
   virtual void flush() = 0;
 };
 
+using FunctionPrinterFactory =
+    std::function<std::unique_ptr<FunctionPrinter>(TextPiece &Text)>;
+
 class MapPrinter : public FunctionPrinter {
 public:
   /// Starts the output of one file.
@@ -36,12 +40,13 @@ public:
   virtual void beginSection(const MapSectionInfo &Info) = 0;
   virtual void endSection() = 0;
 
-  /// Between beginSection and endSection: a printer that writes function
-  /// records to \p Text exactly as this one would write them next, \p First
-  /// telling whether they start the section. This printer's own state does
-  /// not move; recordsPrintedElsewhere tells it afterwards.
-  virtual std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
-                                                         bool First) const = 0;
+  /// Makes a function that, between beginSection and endSection, makes
+  /// printers writing function records to a text exactly as this printer
+  /// would write them next, \p First telling whether they start the
+  /// section. The function only holds copies of this printer's state and may
+  /// run on any thread; this printer's own state does not move, and
+  /// recordsPrintedElsewhere tells it afterwards.
+  virtual FunctionPrinterFactory forkFunctions(bool First) const = 0;
   /// Tells the printer that forks printed records of the current section.
   virtual void recordsPrintedElsewhere() {}
 

@@ -44,12 +44,6 @@ struct ParallelSection {
   std::vector<std::vector<UnnamedFunction>> Unnamed;
 };
 
-/// The printer of one run of records and its text.
-struct RunPrinter {
-  std::unique_ptr<TextPiece> Text;
-  std::unique_ptr<FunctionPrinter> Fork;
-};
-
 /// Submits one task per run of \p Spans; returns the unnamed functions of
 /// every run, filled in once the tasks have run.
 std::shared_ptr<ParallelSection>
@@ -61,16 +55,11 @@ printInParallel(std::unique_ptr<MapSectionReader> Sec,
   Job->Unnamed.resize(Spans.size());
   for (size_t I = 0; I < Spans.size(); ++I) {
     // Forked here, on the thread that owns Printer.
-    auto Run = std::make_shared<RunPrinter>();
-    Run->Text = Out.takeBuffer();
-    Run->Fork = Printer.forkFunctions(*Run->Text, /*First=*/I == 0);
-    Out.submit([=, Span = Spans[I]] {
+    FunctionPrinterFactory Fork = Printer.forkFunctions(/*First=*/I == 0);
+    Out.submit([=, Span = Spans[I]](TextPiece &Text) {
+      std::unique_ptr<FunctionPrinter> P = Fork(Text);
       // The section has been checked: decoding cannot fail.
-      cantFail(
-          printRecords(*Job->Sec, Span, Demangle, *Run->Fork, Job->Unnamed[I]));
-      // The fork's last text goes into Text as it is destroyed.
-      Run->Fork.reset();
-      return OutputPiece{std::move(Run->Text), {}};
+      cantFail(printRecords(*Job->Sec, Span, Demangle, *P, Job->Unnamed[I]));
     });
   }
   return Job;

@@ -40,10 +40,11 @@ void TableStylePrinter::endFile() { Out.flush(); }
 
 void TableStylePrinter::endSection() { Out.flush(); }
 
-std::unique_ptr<FunctionPrinter>
-TableStylePrinter::forkFunctions(TextPiece &Text, bool) const {
-  return std::unique_ptr<FunctionPrinter>(
-      new TableStylePrinter(Text, FileName));
+FunctionPrinterFactory TableStylePrinter::forkFunctions(bool) const {
+  return [FileName = FileName](TextPiece &Text) {
+    return std::unique_ptr<FunctionPrinter>(
+        new TableStylePrinter(Text, FileName));
+  };
 }
 
 void TableStylePrinter::printFunction(const FunctionMap &F, StringRef Name) {

@@ -31,8 +31,7 @@ public:
   /// Hands the lines to the stream before any diagnostic about the section.
   void endSection() override;
   void flush() override { Out.flush(); }
-  std::unique_ptr<FunctionPrinter> forkFunctions(TextPiece &Text,
-                                                 bool First) const override;
+  FunctionPrinterFactory forkFunctions(bool First) const override;
 
 private:
   /// A printer of rows alone, of file \p FileName.

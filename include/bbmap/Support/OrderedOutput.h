@@ -47,14 +47,13 @@ public:
 
   unsigned threads() const { return Threads; }
 
-  /// An empty text to write a task's piece into: the storage of a piece
-  /// already written, when there is one, so that the output reuses a few
-  /// buffers that stay in cache.
-  std::unique_ptr<TextPiece> takeBuffer();
-  /// Runs \p Task on a worker; its piece is written after everything
-  /// submitted before it. Blocks while the window of tasks in flight is
-  /// full, writing the oldest pieces meanwhile.
-  void submit(std::function<OutputPiece()> Task);
+  /// Runs \p Task on a worker with an empty text to write its piece into.
+  /// The piece is written after everything submitted before it, then
+  /// \p After runs (e.g. to print diagnostics about it; on whichever thread
+  /// writes the piece, never two at once). Blocks while the window of tasks
+  /// in flight is full.
+  void submit(std::function<void(TextPiece &)> Task,
+              std::function<void()> After = {});
   /// Text that is ready now, in order after what was submitted before it.
   void write(llvm::StringRef Text);
   /// Runs \p Action on this thread once everything submitted before it has
@@ -92,6 +91,7 @@ private:
 
   static constexpr size_t PieceCapacity = 1 << 20;
 
+  std::unique_ptr<TextPiece> takeBuffer();
   void emit(const OutputPiece &Piece);
   /// Writes the oldest entry, waiting for it if it is a task.
   void popFront();
