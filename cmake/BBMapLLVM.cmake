@@ -38,9 +38,26 @@ endif()
 include(BBMapSanitize)
 
 # The shared libLLVM of this major. Debian's clang, llc and lld all load it,
-# so the plugin resolves against the same copy as its host.
+# so the plugin resolves against the same copy as its host, and installed
+# bbmap libraries hand it on to the programs that use them.
 if(TARGET LLVM)
   set(BBMAP_LLVM_LIB LLVM)
 else()
   message(FATAL_ERROR "bbmap needs an LLVM built with the shared libLLVM")
+endif()
+
+# What the build tree's programs (the tools, fuzz targets) link: LLVM's
+# static component libraries, so that they start without relocating the
+# shared libLLVM (8 ms and 54 MiB of it on every run, docs/bench.md), or
+# the shared libLLVM.
+option(BBMAP_STATIC_LLVM
+  "Link bbmap-dump, bbmap-profile and the fuzz targets with LLVM's static libraries"
+  ON)
+if(BBMAP_STATIC_LLVM)
+  llvm_map_components_to_libnames(BBMAP_LLVM_TOOL_LIBS
+    AllTargetsDescs AllTargetsDisassemblers AllTargetsInfos BinaryFormat
+    DebugInfoDWARF Demangle MC MCDisassembler Object ProfileData Support
+    TargetParser TransformUtils)
+else()
+  set(BBMAP_LLVM_TOOL_LIBS ${BBMAP_LLVM_LIB})
 endif()

@@ -1,8 +1,8 @@
 //===- OrderedOutput.cpp - parallel pieces of output, in order ------------===//
 //
-// A queue of pending entries (tasks' futures and ready pieces) drained from
-// the front: whatever is ready when nothing precedes it goes straight to
-// the stream.
+// Pieces are numbered; the stream is written under one lock, in number
+// order: by the worker whose turn it is, and by whoever writes the piece
+// just before a queued ready piece.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,104 +13,104 @@ using namespace llvm;
 
 namespace bbmap {
 
+namespace {
+/// A worker's text, reused from task to task.
+thread_local TextPiece WorkerText;
+} // namespace
+
 OrderedOutput::OrderedOutput(raw_ostream &OS, unsigned Threads)
     : OS(OS), Threads(std::max(1u, Threads)), Window(4 * this->Threads) {
-  if (this->Threads == 1)
-    return;
-  Pool =
-      std::make_unique<DefaultThreadPool>(hardware_concurrency(this->Threads));
+  if (this->Threads > 1)
+    Pool = std::make_unique<DefaultThreadPool>(
+        hardware_concurrency(this->Threads));
 }
 
 OrderedOutput::~OrderedOutput() { finish(); }
 
-void OrderedOutput::emit(const OutputPiece &Piece) {
-  if (Piece.Text)
-    OS << StringRef(Piece.Text->data(), Piece.Text->size());
-  if (Piece.After) {
+void OrderedOutput::emit(StringRef Text, const std::function<void()> &After) {
+  OS << Text;
+  if (After) {
     // Actions print to other streams: what precedes them must be out.
     OS.flush();
-    Piece.After();
+    After();
   }
 }
 
-void OrderedOutput::popFront() {
-  Entry &E = Pending.front();
-  if (E.Done) {
-    // LLVM's pool runs a task that no worker has started yet on the thread
-    // that waits for it.
-    E.Done->wait();
-    --InFlight;
-    emit(*E.Result);
-    if (E.Result->Text && Free.size() < Window)
-      Free.push_back(std::move(E.Result->Text));
-  } else {
-    emit(E.Ready);
+void OrderedOutput::emitReady() {
+  for (auto It = Ready.find(NextToWrite); It != Ready.end();
+       It = Ready.find(NextToWrite)) {
+    emit(StringRef(It->second.Text.data(), It->second.Text.size()),
+         It->second.After);
+    Ready.erase(It);
+    ++NextToWrite;
   }
-  Pending.pop_front();
 }
 
-std::unique_ptr<TextPiece> OrderedOutput::takeBuffer() {
-  if (Free.empty()) {
-    // Room for a typical piece at once, so that it rarely moves as it grows.
-    auto Text = std::make_unique<TextPiece>();
-    Text->reserve(PieceCapacity);
-    return Text;
-  }
-  std::unique_ptr<TextPiece> Text = std::move(Free.back());
-  Free.pop_back();
-  Text->clear();
-  return Text;
+void OrderedOutput::emitTask(uint64_t Number, const TextPiece &Text,
+                             const std::function<void()> &After) {
+  std::unique_lock<std::mutex> L(Lock);
+  Turn.wait(L, [&] { return NextToWrite == Number; });
+  emit(StringRef(Text.data(), Text.size()), After);
+  ++NextToWrite;
+  --TasksInFlight;
+  emitReady();
+  Turn.notify_all();
 }
 
 void OrderedOutput::submit(std::function<void(TextPiece &)> Task,
                            std::function<void()> After) {
   if (!Pool) {
-    OutputPiece Piece{takeBuffer(), std::move(After)};
-    Task(*Piece.Text);
-    emit(Piece);
-    Free.push_back(std::move(Piece.Text));
+    InlineText.clear();
+    Task(InlineText);
+    std::lock_guard<std::mutex> L(Lock);
+    return emit(StringRef(InlineText.data(), InlineText.size()), After);
+  }
+  uint64_t Number;
+  {
+    std::unique_lock<std::mutex> L(Lock);
+    Turn.wait(L, [&] { return TasksInFlight < Window; });
+    Number = NextNumber++;
+    ++TasksInFlight;
+  }
+  // The pool starts tasks in submission order, so every task numbered
+  // below this one has started by the time this one waits for its turn.
+  Pool->async([this, Number, Task = std::move(Task), After = std::move(After)] {
+    WorkerText.clear();
+    Task(WorkerText);
+    emitTask(Number, WorkerText, After);
+  });
+}
+
+void OrderedOutput::queue(StringRef Text, std::function<void()> After) {
+  std::lock_guard<std::mutex> L(Lock);
+  if (NextToWrite == NextNumber)
+    return emit(Text, After);
+  // Joins the ready piece just queued, if it has no action yet.
+  auto Last = Ready.find(NextNumber - 1);
+  if (Last != Ready.end() && !Last->second.After) {
+    llvm::append_range(Last->second.Text, Text);
+    Last->second.After = std::move(After);
     return;
   }
-  while (InFlight >= Window)
-    popFront();
-  auto Result = std::make_shared<OutputPiece>();
-  Result->Text = takeBuffer();
-  Result->After = std::move(After);
-  std::shared_future<void> Done =
-      Pool->async([Task = std::move(Task), Result] { Task(*Result->Text); });
-  Pending.push_back({std::move(Done), std::move(Result), {}});
-  ++InFlight;
+  ReadyPiece &Piece = Ready[NextNumber++];
+  llvm::append_range(Piece.Text, Text);
+  Piece.After = std::move(After);
 }
 
 void OrderedOutput::write(StringRef Text) {
-  if (Text.empty())
-    return;
-  if (Pending.empty())
-    OS << Text;
-  else if (!Pending.back().Done && Pending.back().Ready.Text &&
-           !Pending.back().Ready.After)
-    llvm::append_range(*Pending.back().Ready.Text, Text);
-  else
-    Pending.push_back(
-        {std::nullopt,
-         nullptr,
-         {std::make_unique<TextPiece>(Text.begin(), Text.end()), {}}});
+  if (!Text.empty())
+    queue(Text, {});
 }
 
 void OrderedOutput::then(std::function<void()> Action) {
-  if (Pending.empty()) {
-    OS.flush();
-    return Action();
-  }
-  if (!Pending.back().Done && !Pending.back().Ready.After)
-    Pending.back().Ready.After = std::move(Action);
-  else
-    Pending.push_back({std::nullopt, nullptr, {{}, std::move(Action)}});
+  queue("", std::move(Action));
 }
 
 void OrderedOutput::finish() {
-  while (!Pending.empty())
-    popFront();
+  if (Pool)
+    Pool->wait();
+  std::lock_guard<std::mutex> L(Lock);
+  emitReady();
   OS.flush();
 }
 

@@ -1,14 +1,18 @@
 //===- OrderedOutput.h - parallel pieces of output, in order ----*- C++ -*-===//
 //
-// OrderedOutput runs tasks that each produce a piece of a tool's output on a
+// OrderedOutput runs tasks that each write a piece of a tool's output on a
 // thread pool and writes the pieces to a stream in the order they were
 // submitted. Text written between tasks and actions such as diagnostics keep
 // their place in that order. At most a window of tasks is in flight, so
 // memory stays bounded however long the output is.
 //
-// With one thread there is no pool: each task runs at once on the caller's
-// thread and is written before submit() returns. The bytes written are the
-// same for every thread count, by construction.
+// Each task is numbered at submission. A worker writes its piece into a
+// buffer of its own (reused from task to task, so it stays in that core's
+// cache), waits until every piece before it is out, writes it to the
+// stream, and then writes whatever text or action was queued right after
+// it. With one thread there is no pool: each task runs at once on the
+// caller's thread. The bytes written are the same for every thread count,
+// by construction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,24 +23,14 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
-#include <deque>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
-#include <future>
+#include <map>
 #include <memory>
-#include <optional>
-#include <string>
-#include <vector>
+#include <mutex>
 
 namespace bbmap {
-
-/// What a task produces: text, and what to do once it is written.
-struct OutputPiece {
-  /// May be null (no text).
-  std::unique_ptr<TextPiece> Text;
-  /// Run on the writing thread right after Text is written (e.g. to print
-  /// diagnostics about it); may be empty.
-  std::function<void()> After;
-};
 
 class OrderedOutput {
 public:
@@ -56,18 +50,14 @@ public:
               std::function<void()> After = {});
   /// Text that is ready now, in order after what was submitted before it.
   void write(llvm::StringRef Text);
-  /// Runs \p Action on this thread once everything submitted before it has
-  /// been written.
+  /// Runs \p Action once everything submitted before it has been written
+  /// (on whichever thread writes that, never two at once).
   void then(std::function<void()> Action);
   /// Waits for every task and writes every piece.
   void finish();
   /// A stream whose text goes to write(): unbuffered, for writers that
   /// buffer themselves.
   llvm::raw_ostream &stream() { return Adaptor; }
-
-  /// The number of independent tasks a caller should cut its work into so
-  /// that every worker stays busy.
-  unsigned tasksWanted() const { return Threads == 1 ? 1 : 4 * Threads; }
 
 private:
   class Stream : public llvm::raw_ostream {
@@ -82,29 +72,38 @@ private:
     OrderedOutput &Out;
   };
 
-  /// A task's piece (Result, once Done) or a piece ready at once.
-  struct Entry {
-    std::optional<std::shared_future<void>> Done;
-    std::shared_ptr<OutputPiece> Result;
-    OutputPiece Ready;
+  /// Text and an action queued between tasks.
+  struct ReadyPiece {
+    TextPiece Text;
+    std::function<void()> After;
   };
 
-  static constexpr size_t PieceCapacity = 1 << 20;
-
-  std::unique_ptr<TextPiece> takeBuffer();
-  void emit(const OutputPiece &Piece);
-  /// Writes the oldest entry, waiting for it if it is a task.
-  void popFront();
+  /// Writes \p Text, then runs \p After. Called with Lock held.
+  void emit(llvm::StringRef Text, const std::function<void()> &After);
+  /// Writes the ready pieces whose turn has come. Called with Lock held.
+  void emitReady();
+  /// Queues a ready piece, or writes it at once if nothing precedes it.
+  void queue(llvm::StringRef Text, std::function<void()> After);
+  /// A worker's turn: writes the piece of task \p Number.
+  void emitTask(uint64_t Number, const TextPiece &Text,
+                const std::function<void()> &After);
 
   llvm::raw_ostream &OS;
   unsigned Threads;
   /// At most this many tasks in flight.
   unsigned Window;
-  unsigned InFlight = 0;
   std::unique_ptr<llvm::ThreadPoolInterface> Pool;
-  std::deque<Entry> Pending;
-  /// Storage of written pieces, for takeBuffer.
-  std::vector<std::unique_ptr<TextPiece>> Free;
+  /// The piece of a task run on the caller's thread (one thread).
+  TextPiece InlineText;
+
+  std::mutex Lock;
+  std::condition_variable Turn;
+  /// Every piece (task or ready) has a number; pieces are written in
+  /// number order.
+  uint64_t NextNumber = 0;
+  uint64_t NextToWrite = 0;
+  unsigned TasksInFlight = 0;
+  std::map<uint64_t, ReadyPiece> Ready;
   Stream Adaptor{*this};
 };
 
