@@ -100,6 +100,35 @@ struct RelocationTable {
   DenseMap<uint64_t, std::optional<uint64_t>> Addends;
 };
 
+/// The index of the first symbol (in symbol table order) at each key: a
+/// sorted array, filled once, then searched by every record of a section.
+template <class Key> class FirstSymbolAt {
+public:
+  void add(Key K, uint32_t Index) { Entries.push_back({K, Index}); }
+  /// Sorts, keeping the first symbol added at each key.
+  void finish() {
+    llvm::stable_sort(Entries, [](const Entry &A, const Entry &B) {
+      return A.first < B.first;
+    });
+    Entries.erase(std::unique(Entries.begin(), Entries.end(),
+                              [](const Entry &A, const Entry &B) {
+                                return A.first == B.first;
+                              }),
+                  Entries.end());
+  }
+  std::optional<uint32_t> find(const Key &K) const {
+    auto It = llvm::partition_point(
+        Entries, [&](const Entry &E) { return E.first < K; });
+    if (It == Entries.end() || It->first != K)
+      return std::nullopt;
+    return It->second;
+  }
+
+private:
+  using Entry = std::pair<Key, uint32_t>;
+  std::vector<Entry> Entries;
+};
+
 template <class ELFT> class SectionReaderImpl;
 
 template <class ELFT> class ELFMapReaderImpl : public ELFMapReader {
@@ -154,8 +183,8 @@ private:
   /// (linked files) and at each address of each section (relocatable files).
   struct SymbolIndex {
     typename ELFT::SymRange Syms;
-    std::map<uint64_t, uint32_t> ByAddress;
-    std::map<std::pair<uint64_t, uint64_t>, uint32_t> BySectionAddress;
+    FirstSymbolAt<uint64_t> ByAddress;
+    FirstSymbolAt<std::pair<uint64_t, uint64_t>> BySectionAddress;
   };
   mutable std::optional<SymbolIndex> Symbols;
   mutable const Elf_Shdr *SymTab = nullptr;
@@ -645,6 +674,8 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
       continue;
     addSymbol(Sym, I);
   }
+  Symbols->ByAddress.finish();
+  Symbols->BySectionAddress.finish();
 }
 
 template <class ELFT>
@@ -673,7 +704,7 @@ void ELFMapReaderImpl<ELFT>::addSymbol(const typename ELFT::Sym &ESym,
     return;
   }
   // The first symbol in table order wins, as in llvm-readobj.
-  Symbols->ByAddress.try_emplace(*Addr, I);
+  Symbols->ByAddress.add(*Addr, I);
   // Only relocatable files name functions by section and address.
   if (!isRelocatable())
     return;
@@ -684,23 +715,16 @@ void ELFMapReaderImpl<ELFT>::addSymbol(const typename ELFT::Sym &ESym,
     return;
   }
   if (*Sec != ObjF.section_end())
-    Symbols->BySectionAddress.try_emplace({(*Sec)->getIndex(), *Addr}, I);
+    Symbols->BySectionAddress.add({(*Sec)->getIndex(), *Addr}, I);
 }
 
 template <class ELFT>
 StringRef
 ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
                                      std::optional<unsigned> LinkedSec) const {
-  std::optional<uint32_t> Index;
-  if (LinkedSec) {
-    auto It = Symbols->BySectionAddress.find({*LinkedSec, Address});
-    if (It != Symbols->BySectionAddress.end())
-      Index = It->second;
-  } else {
-    auto It = Symbols->ByAddress.find(Address);
-    if (It != Symbols->ByAddress.end())
-      Index = It->second;
-  }
+  std::optional<uint32_t> Index =
+      LinkedSec ? Symbols->BySectionAddress.find({*LinkedSec, Address})
+                : Symbols->ByAddress.find(Address);
   if (!Index)
     return "";
   if (!StrTab)
