@@ -10,6 +10,7 @@
 #include "bbmap/BBAddrMap/BBAddrMapDecoder.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,8 +41,19 @@ private:
   Expected<uint64_t> readAddress(StringRef What);
   Error decodeRanges(FunctionMap &F);
   Error decodeRange(FunctionMap &F, BlockRange &Range);
-  Error decodeBlock(const FunctionMap &F, uint32_t Index,
+  /// What every block of a record holds, read once per range: the block
+  /// loop then keeps it in registers (stores into the blocks could alias
+  /// the record's byte-sized fields).
+  struct BlockLayout {
+    bool IDs;
+    bool Callsites;
+    bool Hash;
+    bool OffsetsFromFunctionStart;
+  };
+  Error decodeBlock(const BlockLayout &L, uint32_t Index,
                     uint32_t &PrevEndOffset, BlockEntry &B);
+  bool decodeBlockFast(const BlockLayout &L, uint32_t Index,
+                       uint32_t &PrevEndOffset, BlockEntry &B);
   Error decodeCallsites(BlockEntry &B);
   uint64_t minBlockBytes(const FunctionMap &F) const;
   Error decodePGO(FunctionMap &F);
@@ -170,10 +182,13 @@ Error SectionDecoder::decodeRange(FunctionMap &F, BlockRange &Range) {
     return Error::success();
   }
   Range.Blocks.resize(Range.NumBlocks);
+  const BlockLayout L{F.Enc.hasBlockIDs(), F.has(feature::CallsiteEndOffsets),
+                      F.has(feature::BBHash), F.Enc.offsetsFromFunctionStart()};
   uint32_t PrevEndOffset = 0;
   for (uint32_t I = 0; I < Range.NumBlocks; ++I)
-    if (Error E = decodeBlock(F, I, PrevEndOffset, Range.Blocks[I]))
-      return E;
+    if (!decodeBlockFast(L, I, PrevEndOffset, Range.Blocks[I]))
+      if (Error E = decodeBlock(L, I, PrevEndOffset, Range.Blocks[I]))
+        return E;
   return Error::success();
 }
 
@@ -194,10 +209,76 @@ Error SectionDecoder::decodeCallsites(BlockEntry &B) {
   return Error::success();
 }
 
-Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
+/// Reads a ULEB128 of at most five bytes and 32 bits at \p P, before
+/// \p End. False for anything else (truncated, longer, larger): the checked
+/// path then reads it and reports what is wrong.
+static bool readULEB32(const uint8_t *&P, const uint8_t *End, uint64_t &V) {
+  uint64_t Value = 0;
+  for (unsigned Shift = 0; Shift < 35 && P != End; Shift += 7) {
+    uint8_t Byte = *P++;
+    Value |= uint64_t(Byte & 0x7f) << Shift;
+    if (!(Byte & 0x80)) {
+      V = Value;
+      return Value <= UINT32_MAX;
+    }
+  }
+  return false;
+}
+
+/// The common block, read through a local cursor that stays in a register
+/// (the checked path keeps its position in memory, one dependent store and
+/// load per field). Returns false, having moved nothing but B's fields, at
+/// the first field that is not a plain valid value: decodeBlock then reads
+/// the block again, with its checks and errors.
+bool SectionDecoder::decodeBlockFast(const BlockLayout &L, uint32_t Index,
+                                     uint32_t &PrevEndOffset, BlockEntry &B) {
+  ArrayRef<uint8_t> Buf = R.buffer();
+  const uint8_t *P = Buf.data() + R.tell();
+  const uint8_t *End = Buf.data() + Buf.size();
+  uint64_t ID = Index, Offset, Size, MD;
+  if ((L.IDs && !readULEB32(P, End, ID)) || !readULEB32(P, End, Offset))
+    return false;
+  uint32_t LastCallsite = 0;
+  B.CallsiteEndOffsets.clear();
+  if (L.Callsites) {
+    uint64_t N;
+    if (!readULEB32(P, End, N) || N > uint64_t(End - P))
+      return false;
+    for (uint64_t I = 0; I < N; ++I) {
+      uint64_t Delta;
+      if (!readULEB32(P, End, Delta))
+        return false;
+      LastCallsite += Delta;
+      B.CallsiteEndOffsets.push_back(LastCallsite);
+    }
+  }
+  if (!readULEB32(P, End, Size) || !readULEB32(P, End, MD) ||
+      (MD & ~metadata::KnownMask))
+    return false;
+  B.Hash = 0;
+  if (L.Hash) {
+    if (End - P < 8)
+      return false;
+    B.Hash = Opts.IsLittleEndian ? support::endian::read64le(P)
+                                 : support::endian::read64be(P);
+    P += 8;
+  }
+  B.ID = ID;
+  B.Metadata = MD;
+  B.Size = static_cast<uint32_t>(Size) + LastCallsite;
+  B.Offset = Offset;
+  if (!L.OffsetsFromFunctionStart) {
+    B.Offset += PrevEndOffset;
+    PrevEndOffset = B.Offset + B.Size;
+  }
+  R.seek(P - Buf.data());
+  return true;
+}
+
+Error SectionDecoder::decodeBlock(const BlockLayout &L, uint32_t Index,
                                   uint32_t &PrevEndOffset, BlockEntry &B) {
   B.ID = Index;
-  if (F.Enc.hasBlockIDs()) {
+  if (L.IDs) {
     Expected<uint64_t> ID = R.uleb("block ID");
     if (!ID)
       return ID.takeError();
@@ -206,7 +287,7 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
   Expected<uint64_t> Offset = R.uleb("block offset");
   if (!Offset)
     return Offset.takeError();
-  if (F.has(feature::CallsiteEndOffsets)) {
+  if (L.Callsites) {
     if (Error E = decodeCallsites(B))
       return E;
   } else {
@@ -224,7 +305,7 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
                                            " in block metadata " + hex(*MD));
   B.Metadata = *MD;
   B.Hash = 0;
-  if (F.has(feature::BBHash)) {
+  if (L.Hash) {
     Expected<uint64_t> Hash = R.fixed(8, "block hash");
     if (!Hash)
       return Hash.takeError();
@@ -235,7 +316,7 @@ Error SectionDecoder::decodeBlock(const FunctionMap &F, uint32_t Index,
       B.CallsiteEndOffsets.empty() ? 0 : B.CallsiteEndOffsets.back();
   B.Size = static_cast<uint32_t>(*Size) + LastCallsite;
   B.Offset = *Offset;
-  if (!F.Enc.offsetsFromFunctionStart()) {
+  if (!L.OffsetsFromFunctionStart) {
     B.Offset += PrevEndOffset;
     PrevEndOffset = B.Offset + B.Size;
   }

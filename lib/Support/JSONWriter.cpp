@@ -15,8 +15,7 @@ namespace bbmap {
 
 void JSONWriter::list(StringRef Label, ArrayRef<uint32_t> Values) {
   Out.commit(OutputBuffer::put(attribute(Label), "["));
-  Scopes.push_back({Context::Array, Wrap::Attribute, false});
-  Indent += 2;
+  push({Context::Array, Wrap::Attribute, false});
   for (uint32_t V : Values)
     Out.commit(OutputBuffer::putDecimal(valueBegin(), V));
   closeOne("]");

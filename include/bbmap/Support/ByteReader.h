@@ -64,6 +64,8 @@ public:
     Pos = Offset;
   }
   uint64_t size() const { return Bytes.size(); }
+  /// The whole buffer, for a caller's own unchecked fast path.
+  llvm::ArrayRef<uint8_t> buffer() const { return Bytes; }
   uint64_t bytesLeft() const { return Bytes.size() - Pos; }
   bool atEnd() const { return Pos >= Bytes.size(); }
   uint8_t addressSize() const { return AddressSize; }

@@ -26,25 +26,23 @@ public:
   /// A writer to \p Target (a raw_ostream or a TextPiece) at the top
   /// level; \p Pretty indents by two like llvm-readobj --pretty-print.
   template <class Target>
-  JSONWriter(Target &T, bool Pretty) : Out(T), Pretty(Pretty) {
-    Scopes.push_back({Context::Singleton, Wrap::None, false});
-  }
+  JSONWriter(Target &T, bool Pretty)
+      : Out(T), Pretty(Pretty), Top{Context::Singleton, Wrap::None, false} {}
   /// A writer that continues inside an array opened by another writer at
   /// nesting \p Depth (the number of enclosing arrays and objects), after
   /// that array's elements if \p HasElements: it writes further elements
   /// as the other writer would, and never closes the array.
   template <class Target>
   JSONWriter(Target &T, bool Pretty, unsigned Depth, bool HasElements)
-      : Out(T), Pretty(Pretty), Indent(2 * Depth) {
-    Scopes.push_back({Context::Array, Wrap::None, HasElements});
-  }
+      : Out(T), Pretty(Pretty), Indent(2 * Depth),
+        Top{Context::Array, Wrap::None, HasElements} {}
 
   /// Hands the text written so far to the stream.
   void flush() { Out.flush(); }
   /// The nesting of the innermost open scope.
   unsigned depth() const { return Indent / 2; }
   /// Notes that the innermost array received elements from another writer.
-  void setHasElements() { Scopes.back().HasValue = true; }
+  void setHasElements() { Top.HasValue = true; }
 
   void beginObject() { open(Context::Object, Wrap::None, "{"); }
   void beginObject(llvm::StringRef Label) {
@@ -109,9 +107,8 @@ private:
   char *reserveLine() { return Out.reserve(Indent + MaxLabel + 32); }
   /// `,\n  "Label": ` in the innermost object; returns where the value goes.
   char *attribute(llvm::StringRef Label) {
-    Scope &S = Scopes.back();
-    char *P = separate(reserveLine(), S.HasValue);
-    S.HasValue = true;
+    char *P = separate(reserveLine(), Top.HasValue);
+    Top.HasValue = true;
     *P++ = '"';
     assert(Label.size() <= MaxLabel && "label too long");
     P = OutputBuffer::put(P, Label);
@@ -123,34 +120,36 @@ private:
   }
   /// Starts a value where the innermost scope expects one.
   char *valueBegin() {
-    Scope &S = Scopes.back();
     char *P = reserveLine();
-    if (S.Ctx == Context::Array)
-      P = separate(P, S.HasValue);
-    else if (S.HasValue)
+    if (Top.Ctx == Context::Array)
+      P = separate(P, Top.HasValue);
+    else if (Top.HasValue)
       *P++ = ',';
-    S.HasValue = true;
+    Top.HasValue = true;
     return P;
   }
   void open(Context Ctx, Wrap How, llvm::StringRef Bracket) {
     Out.commit(OutputBuffer::put(valueBegin(), Bracket));
-    Scopes.push_back({Ctx, How, false});
+    push({Ctx, How, false});
+  }
+  void push(Scope S) {
+    Outer.push_back(Top);
+    Top = S;
     Indent += 2;
   }
   void openLabelled(llvm::StringRef Label, Context Ctx,
                     llvm::StringRef Bracket) {
     Wrap How = Wrap::Attribute;
-    if (Scopes.back().Ctx != Context::Object) {
+    if (Top.Ctx != Context::Object) {
       open(Context::Object, Wrap::None, "{");
       How = Wrap::Nested;
     }
     char *P = attribute(Label);
     Out.commit(OutputBuffer::put(P, Bracket));
-    Scopes.push_back({Ctx, How, false});
-    Indent += 2;
+    push({Ctx, How, false});
   }
   void close(llvm::StringRef Bracket) {
-    Wrap How = Scopes.back().How;
+    Wrap How = Top.How;
     closeOne(Bracket);
     if (How == Wrap::Nested)
       closeOne("}");
@@ -158,17 +157,19 @@ private:
   void closeOne(llvm::StringRef Bracket) {
     Indent -= 2;
     char *P = reserveLine();
-    if (Scopes.back().HasValue)
+    if (Top.HasValue)
       P = separate(P, /*HasValue=*/false);
     Out.commit(OutputBuffer::put(P, Bracket));
-    Scopes.pop_back();
+    Top = Outer.pop_back_val();
   }
   void putString(llvm::StringRef Value);
 
   OutputBuffer Out;
   bool Pretty;
   unsigned Indent = 0;
-  llvm::SmallVector<Scope, 16> Scopes;
+  /// The innermost open scope, and those around it.
+  Scope Top;
+  llvm::SmallVector<Scope, 16> Outer;
 };
 
 } // namespace bbmap

@@ -87,16 +87,30 @@ public:
     std::memcpy(P, Text, N - 1);
     return P + N - 1;
   }
+  /// Two digits per division, from a table of "00" to "99"; the length
+  /// from the bit width, without dividing.
   static char *putDecimal(char *P, uint64_t V) {
-    unsigned Digits = 1;
-    for (uint64_t Rest = V; Rest >= 10; Rest /= 10)
-      ++Digits;
-    char *End = P + Digits;
+    char *End = P + decimalDigits(V);
     P = End;
-    do
-      *--P = '0' + V % 10;
-    while (V /= 10);
+    while (V >= 100) {
+      P -= 2;
+      std::memcpy(P, &DigitPairs[2 * (V % 100)], 2);
+      V /= 100;
+    }
+    if (V >= 10) {
+      P -= 2;
+      std::memcpy(P, &DigitPairs[2 * V], 2);
+    } else {
+      *--P = '0' + V;
+    }
     return End;
+  }
+  static unsigned decimalDigits(uint64_t V) {
+    if (V < 10)
+      return 1;
+    // log10(2) ~ 1233 / 4096: from the bit width, at most one too many.
+    unsigned Guess = (64 - llvm::countl_zero(V)) * 1233 >> 12;
+    return Guess + 1 - (V < PowersOf10[Guess]);
   }
   /// "0x" and the hex digits of \p V, upper-case (as llvm::ScopedPrinter)
   /// or lower-case.
@@ -112,6 +126,31 @@ public:
   }
 
 private:
+  static constexpr char DigitPairs[] =
+      "0001020304050607080910111213141516171819202122232425262728293031323334"
+      "3536373839404142434445464748495051525354555657585960616263646566676869"
+      "707172737475767778798081828384858687888990919293949596979899";
+  static constexpr uint64_t PowersOf10[] = {1,
+                                            10,
+                                            100,
+                                            1000,
+                                            10000,
+                                            100000,
+                                            1000000,
+                                            10000000,
+                                            100000000,
+                                            1000000000,
+                                            10000000000,
+                                            100000000000,
+                                            1000000000000,
+                                            10000000000000,
+                                            100000000000000,
+                                            1000000000000000,
+                                            10000000000000000,
+                                            100000000000000000,
+                                            1000000000000000000,
+                                            10000000000000000000u};
+
   /// Flushes to the stream, or grows the text to hold \p N more bytes.
   void makeRoom(size_t N) {
     if (!Text)
