@@ -71,7 +71,12 @@ void MapVerifier::report(Severity Sev, const DecodedSection &Sec,
 
 void MapVerifier::checkSection(const DecodedSection &Sec,
                                const RelocationTargets &Relocs) {
-  checkLinkOrder(Sec);
+  checkSectionHeader(Sec);
+  checkRecords(Sec, Relocs);
+}
+
+void MapVerifier::checkRecords(const DecodedSection &Sec,
+                               const RelocationTargets &Relocs) {
   for (size_t I = 0; I < Sec.Functions.size(); ++I)
     checkFunction({Sec, Sec.Functions[I], Sec.Names[I]}, Relocs);
 }
@@ -210,27 +215,31 @@ void MapVerifier::checkBlocks(const Context &C, size_t RangeIndex,
   for (const BlockEntry &B : Range.Blocks) {
     // Offsets are relative to the range base, which is the symbol's value.
     uint64_t Begin = B.Offset, End = Begin + B.Size;
-    std::string What = "range " + std::to_string(RangeIndex) + " block ID " +
-                       std::to_string(B.ID);
+    // Built only for a finding: most blocks have none.
+    auto What = [&] {
+      return "range " + std::to_string(RangeIndex) + " block ID " +
+             std::to_string(B.ID);
+    };
     if (Prev && B.Offset < Prev->Offset)
       report(Severity::Error, C,
-             What + ": offset " + hex(Begin) + " is before the previous block" +
-                 " (ID " + Twine(Prev->ID) + " at " + hex(Prev->Offset) + ")");
+             What() + ": offset " + hex(Begin) +
+                 " is before the previous block" + " (ID " + Twine(Prev->ID) +
+                 " at " + hex(Prev->Offset) + ")");
     else if (Prev && Begin < uint64_t(Prev->Offset) + Prev->Size)
       report(Severity::Error, C,
-             What + ": [" + hex(Begin) + ", " + hex(End) +
+             What() + ": [" + hex(Begin) + ", " + hex(End) +
                  ") overlaps the previous block (ID " + Twine(Prev->ID) + " [" +
                  hex(Prev->Offset) + ", " +
                  hex(uint64_t(Prev->Offset) + Prev->Size) + "))");
     if (Extent && End > Extent->Size)
       report(Severity::Error, C,
-             What + ": [" + hex(Begin) + ", " + hex(End) +
+             What() + ": [" + hex(Begin) + ", " + hex(End) +
                  ") ends past the end of symbol " + Extent->Name + " (size " +
                  hex(Extent->Size) + ")");
     for (uint32_t Callsite : B.CallsiteEndOffsets)
       if (Callsite > B.Size) {
         report(Severity::Error, C,
-               What + ": callsite end offset " + hex(Callsite) +
+               What() + ": callsite end offset " + hex(Callsite) +
                    " is past the block size " + hex(B.Size));
         break;
       }

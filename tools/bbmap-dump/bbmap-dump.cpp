@@ -333,8 +333,63 @@ void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
   V.checkSection(Sec, *Targets);
 }
 
+/// What the tasks of verifyByRuns share.
+struct VerifiedSection {
+  std::unique_ptr<MapSectionReader> Sec;
+  RelocationTargets Targets;
+};
+
+/// --verify alone: the section is decoded a run of records at a time (in
+/// parallel with several threads) and each run is checked in order as it
+/// arrives, by the thread that writes it out (OrderedOutput): the report is
+/// the same for every thread count, and no more than a window of runs is
+/// held in memory.
+void verifyByRuns(const ELFMapReader &Reader, const MapSectionInfo &Info,
+                  StringRef File, DumpContext &Ctx, MapVerifier &V) {
+  constexpr uint64_t RunBytes = 1 << 16;
+  Expected<std::unique_ptr<MapSectionReader>> Sec = Reader.open(Info);
+  Expected<std::vector<RecordSpan>> Spans =
+      Sec ? (*Sec)->split(RunBytes) : Sec.takeError();
+  if (!Spans) {
+    Ctx.Diag.error(File, describe(Info) + ": " + toString(Spans.takeError()));
+    return V.countUndecodedSection();
+  }
+  Expected<RelocationTargets> Targets = Reader.relocationTargets(Info);
+  if (!Targets) {
+    Ctx.Diag.error(File, describe(Info) + ": " + toString(Targets.takeError()));
+    return V.countUndecodedSection();
+  }
+  auto Shared = std::make_shared<VerifiedSection>(
+      VerifiedSection{std::move(*Sec), std::move(*Targets)});
+  DecodedSection Header;
+  Header.Info = Info;
+  V.checkSectionHeader(Header);
+  for (RecordSpan Span : *Spans) {
+    auto Run = std::make_shared<DecodedSection>();
+    Run->Info = Info;
+    Ctx.Out.submit(
+        [Shared, Run, Span](TextPiece &) {
+          // Checked by split: cannot fail.
+          cantFail(Shared->Sec->forEachFunction(
+              [&](const FunctionMap &F, StringRef Name) {
+                Run->Functions.push_back(F);
+                Run->Names.push_back(Name.str());
+                return Error::success();
+              },
+              Span));
+        },
+        [&V, Shared, Run] {
+          V.checkRecords(*Run, Shared->Targets);
+          *Run = DecodedSection();
+        });
+  }
+  Ctx.Out.finish();
+}
+
 void dumpSection(const ELFMapReader &Reader, const MapSectionInfo &Info,
                  StringRef File, DumpContext &Ctx, MapVerifier *V) {
+  if (V && !Ctx.Printer && FunctionNames.empty())
+    return verifyByRuns(Reader, Info, File, Ctx, *V);
   if (!V && FunctionNames.empty()) {
     StreamOptions Opts;
     Opts.Demangle = Demangle;

@@ -84,6 +84,11 @@ public:
   /// relocation at each address field refers to (relocatable objects only;
   /// empty otherwise).
   void checkSection(const DecodedSection &Sec, const RelocationTargets &Relocs);
+  /// checkSection in parts, for a section decoded a run of records at a
+  /// time: the section's own checks once, then each run, in order. \p Sec
+  /// holds the section's info and (for checkRecords) the run's records.
+  void checkSectionHeader(const DecodedSection &Sec) { checkLinkOrder(Sec); }
+  void checkRecords(const DecodedSection &Sec, const RelocationTargets &Relocs);
   /// Counts a map section that could not be decoded (or whose relocations
   /// could not be read) as an error.
   void countUndecodedSection() { ++Report.UndecodedSections; }
