@@ -1,8 +1,9 @@
 //===- OrderedOutput.cpp - parallel pieces of output, in order ------------===//
 //
-// Pieces are numbered; the stream is written under one lock, in number
-// order: by the worker whose turn it is, and by whoever writes the piece
-// just before a queued ready piece.
+// Pieces wait in a map by number. A thread that leaves one there becomes
+// the writer if no other thread is writing: it writes, without the lock,
+// every piece from the next number on that has arrived, and the pieces that
+// arrive meanwhile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +15,8 @@ using namespace llvm;
 namespace bbmap {
 
 namespace {
-/// A worker's text, reused from task to task.
-thread_local TextPiece WorkerText;
+/// Room for a typical piece, so that it rarely moves as it grows.
+constexpr size_t PieceCapacity = 1 << 20;
 } // namespace
 
 OrderedOutput::OrderedOutput(raw_ostream &OS, unsigned Threads)
@@ -27,6 +28,18 @@ OrderedOutput::OrderedOutput(raw_ostream &OS, unsigned Threads)
 
 OrderedOutput::~OrderedOutput() { finish(); }
 
+std::unique_ptr<TextPiece> OrderedOutput::takeBuffer() {
+  if (FreeBuffers.empty()) {
+    auto Text = std::make_unique<TextPiece>();
+    Text->reserve(PieceCapacity);
+    return Text;
+  }
+  std::unique_ptr<TextPiece> Text = std::move(FreeBuffers.back());
+  FreeBuffers.pop_back();
+  Text->clear();
+  return Text;
+}
+
 void OrderedOutput::emit(StringRef Text, const std::function<void()> &After) {
   OS << Text;
   if (After) {
@@ -36,65 +49,74 @@ void OrderedOutput::emit(StringRef Text, const std::function<void()> &After) {
   }
 }
 
-void OrderedOutput::emitReady() {
-  for (auto It = Ready.find(NextToWrite); It != Ready.end();
-       It = Ready.find(NextToWrite)) {
-    emit(StringRef(It->second.Text.data(), It->second.Text.size()),
-         It->second.After);
-    Ready.erase(It);
+void OrderedOutput::writeWaiting(std::unique_lock<std::mutex> &L) {
+  for (auto It = Waiting.find(NextToWrite); It != Waiting.end();
+       It = Waiting.find(NextToWrite)) {
+    Piece Next = std::move(It->second);
+    Waiting.erase(It);
+    L.unlock();
+    emit(Next.Text ? StringRef(Next.Text->data(), Next.Text->size()) : "",
+         Next.After);
+    L.lock();
+    if (Next.Text)
+      FreeBuffers.push_back(std::move(Next.Text));
+    TasksInFlight -= Next.IsTask;
     ++NextToWrite;
   }
+  Writing = false;
+  Written.notify_all();
 }
 
-void OrderedOutput::emitTask(uint64_t Number, const TextPiece &Text,
-                             const std::function<void()> &After) {
+void OrderedOutput::deposit(uint64_t Number, Piece P) {
   std::unique_lock<std::mutex> L(Lock);
-  Turn.wait(L, [&] { return NextToWrite == Number; });
-  emit(StringRef(Text.data(), Text.size()), After);
-  ++NextToWrite;
-  --TasksInFlight;
-  emitReady();
-  Turn.notify_all();
+  Waiting.emplace(Number, std::move(P));
+  if (Writing)
+    return;
+  Writing = true;
+  writeWaiting(L);
 }
 
 void OrderedOutput::submit(std::function<void(TextPiece &)> Task,
                            std::function<void()> After) {
-  if (!Pool) {
-    InlineText.clear();
-    Task(InlineText);
-    std::lock_guard<std::mutex> L(Lock);
-    return emit(StringRef(InlineText.data(), InlineText.size()), After);
-  }
   uint64_t Number;
+  std::unique_ptr<TextPiece> Text;
   {
     std::unique_lock<std::mutex> L(Lock);
-    Turn.wait(L, [&] { return TasksInFlight < Window; });
+    Written.wait(L, [&] { return TasksInFlight < Window; });
     Number = NextNumber++;
     ++TasksInFlight;
+    Text = takeBuffer();
   }
-  // The pool starts tasks in submission order, so every task numbered
-  // below this one has started by the time this one waits for its turn.
-  Pool->async([this, Number, Task = std::move(Task), After = std::move(After)] {
-    WorkerText.clear();
-    Task(WorkerText);
-    emitTask(Number, WorkerText, After);
-  });
+  auto Run = [this, Number, Task = std::move(Task), After = std::move(After),
+              Text = std::shared_ptr<TextPiece>(std::move(Text))]() mutable {
+    Task(*Text);
+    deposit(Number, Piece{std::make_unique<TextPiece>(std::move(*Text)),
+                          std::move(After), /*IsTask=*/true});
+  };
+  if (!Pool)
+    return Run();
+  // The pool starts tasks in submission order.
+  Pool->async(std::move(Run));
 }
 
 void OrderedOutput::queue(StringRef Text, std::function<void()> After) {
-  std::lock_guard<std::mutex> L(Lock);
-  if (NextToWrite == NextNumber)
-    return emit(Text, After);
-  // Joins the ready piece just queued, if it has no action yet.
-  auto Last = Ready.find(NextNumber - 1);
-  if (Last != Ready.end() && !Last->second.After) {
-    llvm::append_range(Last->second.Text, Text);
-    Last->second.After = std::move(After);
-    return;
+  std::unique_lock<std::mutex> L(Lock);
+  uint64_t Number = NextNumber++;
+  if (Number == NextToWrite && !Writing) {
+    // Nothing precedes it: written at once, without a copy.
+    Writing = true;
+    L.unlock();
+    emit(Text, After);
+    L.lock();
+    ++NextToWrite;
+    return writeWaiting(L);
   }
-  ReadyPiece &Piece = Ready[NextNumber++];
-  llvm::append_range(Piece.Text, Text);
-  Piece.After = std::move(After);
+  L.unlock();
+  Piece P;
+  if (!Text.empty())
+    P.Text = std::make_unique<TextPiece>(Text.begin(), Text.end());
+  P.After = std::move(After);
+  deposit(Number, std::move(P));
 }
 
 void OrderedOutput::write(StringRef Text) {
@@ -109,8 +131,8 @@ void OrderedOutput::then(std::function<void()> Action) {
 void OrderedOutput::finish() {
   if (Pool)
     Pool->wait();
-  std::lock_guard<std::mutex> L(Lock);
-  emitReady();
+  std::unique_lock<std::mutex> L(Lock);
+  Written.wait(L, [&] { return NextToWrite == NextNumber && !Writing; });
   OS.flush();
 }
 

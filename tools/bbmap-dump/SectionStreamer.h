@@ -21,7 +21,7 @@ struct StreamOptions {
   bool Demangle = false;
   /// With several threads, the section is cut into runs of records of about
   /// this many bytes, each decoded and printed by one task.
-  uint64_t SpanBytes = 4096;
+  uint64_t SpanBytes = 16384;
 };
 
 /// Streams one map section into \p Printer, which writes to \p Out.stream().

@@ -6,13 +6,12 @@
 // their place in that order. At most a window of tasks is in flight, so
 // memory stays bounded however long the output is.
 //
-// Each task is numbered at submission. A worker writes its piece into a
-// buffer of its own (reused from task to task, so it stays in that core's
-// cache), waits until every piece before it is out, writes it to the
-// stream, and then writes whatever text or action was queued right after
-// it. With one thread there is no pool: each task runs at once on the
-// caller's thread. The bytes written are the same for every thread count,
-// by construction.
+// Every piece is numbered at submission. A worker writes its task's piece
+// into a buffer from a small pool, then leaves it with the pieces waiting
+// to be written; whichever thread finds the next piece in order writes it
+// and every following piece that is ready, one writer at a time. With one
+// thread there is no pool: each task runs at once on the caller's thread.
+// The bytes written are the same for every thread count, by construction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace bbmap {
 
@@ -72,38 +72,41 @@ private:
     OrderedOutput &Out;
   };
 
-  /// Text and an action queued between tasks.
-  struct ReadyPiece {
-    TextPiece Text;
+  /// A piece waiting for its turn.
+  struct Piece {
+    std::unique_ptr<TextPiece> Text;
     std::function<void()> After;
+    bool IsTask = false;
   };
 
-  /// Writes \p Text, then runs \p After. Called with Lock held.
+  /// Takes a buffer from the pool, or makes one. Called with Lock held.
+  std::unique_ptr<TextPiece> takeBuffer();
+  /// Leaves piece \p Number to be written, and writes what is ready if no
+  /// other thread is writing.
+  void deposit(uint64_t Number, Piece P);
+  /// As the writer: writes the waiting pieces from the next number on, then
+  /// stops being the writer. Called with \p L (Lock) held.
+  void writeWaiting(std::unique_lock<std::mutex> &L);
   void emit(llvm::StringRef Text, const std::function<void()> &After);
-  /// Writes the ready pieces whose turn has come. Called with Lock held.
-  void emitReady();
-  /// Queues a ready piece, or writes it at once if nothing precedes it.
+  /// Queues text and an action after everything submitted so far.
   void queue(llvm::StringRef Text, std::function<void()> After);
-  /// A worker's turn: writes the piece of task \p Number.
-  void emitTask(uint64_t Number, const TextPiece &Text,
-                const std::function<void()> &After);
 
   llvm::raw_ostream &OS;
   unsigned Threads;
   /// At most this many tasks in flight.
   unsigned Window;
   std::unique_ptr<llvm::ThreadPoolInterface> Pool;
-  /// The piece of a task run on the caller's thread (one thread).
-  TextPiece InlineText;
 
   std::mutex Lock;
-  std::condition_variable Turn;
-  /// Every piece (task or ready) has a number; pieces are written in
-  /// number order.
+  /// Signalled when a piece is written.
+  std::condition_variable Written;
   uint64_t NextNumber = 0;
   uint64_t NextToWrite = 0;
   unsigned TasksInFlight = 0;
-  std::map<uint64_t, ReadyPiece> Ready;
+  /// Whether a thread is writing (then it also writes what arrives).
+  bool Writing = false;
+  std::map<uint64_t, Piece> Waiting;
+  std::vector<std::unique_ptr<TextPiece>> FreeBuffers;
   Stream Adaptor{*this};
 };
 
