@@ -29,7 +29,9 @@
 #                   bench/out/dump-speed/ (the page cache)
 # Needs build/llvm-22 (bbmap-dump and the plugin); BBMAP_DUMP=PATH times
 # another bbmap-dump binary (e.g. an older build: styles or options it lacks
-# are skipped). Outputs go to bench/out/dump-speed/, the input to
+# are skipped). BBMAP_DUMP_BASELINE=PATH adds a row per style for that
+# binary with the default thread count, in the same run (e.g. a build from
+# before a fast path, to show what the plain LLVM facility costs). Outputs go to bench/out/dump-speed/, the input to
 # bench/out/large/ (bench/out/large-N/ for another --min-blocks).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -82,6 +84,16 @@ if [ -n "$threads_flag" ]; then
 fi
 declare -A label=([readobj]=llvm-readobj-22 [bbmap]="bbmap-dump"
   [bbmap1]="bbmap-dump --threads=1")
+if [ -n "${BBMAP_DUMP_BASELINE:-}" ]; then
+  base=$BBMAP_DUMP_BASELINE
+  [ -x "$base" ] || die "BBMAP_DUMP_BASELINE: no $base"
+  tools+=(baseline)
+  label[baseline]="baseline bbmap-dump"
+  cmd[baseline.text]="$base --bb-addr-map"
+  cmd[baseline.json]="$base --output-style=json --bb-addr-map"
+  ! "$base" --help | grep -q '=table' ||
+    cmd[baseline.table]="$base --output-style=table --bb-addr-map"
+fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 seconds() { awk -v s="$1" 'BEGIN { printf "%.3f", s }'; }
