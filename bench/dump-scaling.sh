@@ -68,9 +68,14 @@ print("%.4f %.4f %d" % (statistics.median(walls), statistics.median(cpus),
 }
 
 # map_bytes FILE: the size of FILE's .llvm_bb_addr_map section.
-map_bytes() {
-  llvm-readelf-22 -S --wide "$1" |
-    awk '$2 == ".llvm_bb_addr_map" { print strtonum("0x" $6) }'
+# section_bytes FILE NAME...: the total size of FILE's sections NAME...
+section_bytes() {
+  local file=$1 total=0 hex; shift
+  for hex in $(llvm-readelf-22 -S --wide "$file" |
+      awk -v names=" $* " 'index(names, " " $2 " ") { print $6 }'); do
+    total=$((total + 16#$hex))
+  done
+  echo "$total"
 }
 
 runs=(22 22.t1 19 19.t1)
@@ -110,7 +115,7 @@ for r in "${runs[@]}"; do
         "$(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }')" "${per[$size]}" "$grow"
       rows+=("| $size | $s | bbmap-dump ${r/.t1/ --threads=1} (LLVM ${r%%.*}) | $w | $c | $(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }') | $grow | ${per[$size]} |")
     done
-    echo "     $s bbmap-dump-$r: time per block 10M/1M = $(ratio=$(awk -v a="${per[10M]}" -v b="${per[1M]}" 'BEGIN { printf "%.2f", a / b }'); echo "$ratio")"
+    echo "     $s bbmap-dump-$r: time per block 10M/1M = $(awk -v a="${per[10M]}" -v b="${per[1M]}" 'BEGIN { printf "%.2f", a / b }')"
   done
 done
 for size in 1M 10M; do
@@ -120,8 +125,9 @@ for size in 1M 10M; do
   printf '%-4s %-5s %-26s %8s %8s %9s\n' "$size" text llvm-readobj-22 "$w" "$c" \
     "$(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }')"
 done
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 for size in 1M 10M; do
-  echo "$size: $(sed -n 's/^blocks //p' "${counts[$size]}") blocks, map section $(awk -v b="$(map_bytes "${input[$size]}")" 'BEGIN { printf "%.1f MiB", b / 1048576 }'), file $(awk -v b="$(stat -c %s "${input[$size]}")" 'BEGIN { printf "%.1f MiB", b / 1048576 }')"
+  echo "$size: $(sed -n 's/^blocks //p' "${counts[$size]}") blocks, map section $(mib "$(section_bytes "${input[$size]}" .llvm_bb_addr_map)"), .symtab and .strtab $(mib "$(section_bytes "${input[$size]}" .symtab .strtab)"), file $(mib "$(stat -c %s "${input[$size]}")")"
 done
 
 if [ "$markdown" -eq 1 ]; then
