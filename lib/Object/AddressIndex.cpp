@@ -10,7 +10,6 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <numeric>
 
 using namespace llvm;
 
@@ -31,14 +30,15 @@ Expected<AddressIndex> AddressIndex::create(ArrayRef<DecodedSection> Sections) {
 void AddressIndex::addSection(const DecodedSection &Sec, uint32_t SecIndex) {
   for (size_t F = 0; F < Sec.Functions.size(); ++F) {
     const FunctionMap &Fn = Sec.Functions[F];
+    uint32_t Function = Functions.size();
+    Functions.push_back({SecIndex, uint32_t(F), Sec.Names[F]});
     for (size_t R = 0; R < Fn.Ranges.size(); ++R) {
       const BlockRange &Range = Fn.Ranges[R];
       for (size_t B = 0; B < Range.Blocks.size(); ++B) {
         const BlockEntry &Block = Range.Blocks[B];
         uint64_t Start = Range.BaseAddress + Block.Offset;
-        Extents.push_back({Start, Start + Block.Size});
-        Refs.push_back(
-            {SecIndex, uint32_t(F), uint32_t(R), uint32_t(B), Block.ID});
+        Entries.push_back({Start, Start + Block.Size, Function, uint32_t(R),
+                           uint32_t(B), Block.ID});
       }
     }
   }
@@ -47,39 +47,28 @@ void AddressIndex::addSection(const DecodedSection &Sec, uint32_t SecIndex) {
 /// Orders by start, then by end, so that zero-size blocks come before the
 /// non-empty block that starts at the same address.
 void AddressIndex::sortBlocks() {
-  std::vector<uint32_t> Order(Extents.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
-    return std::tie(Extents[A].Start, Extents[A].End) <
-           std::tie(Extents[B].Start, Extents[B].End);
+  llvm::stable_sort(Entries, [](const Entry &A, const Entry &B) {
+    return std::tie(A.Start, A.End) < std::tie(B.Start, B.End);
   });
-  std::vector<Extent> SortedExtents(Order.size());
-  std::vector<BlockRef> SortedRefs(Order.size());
-  for (size_t I = 0; I < Order.size(); ++I) {
-    SortedExtents[I] = Extents[Order[I]];
-    SortedRefs[I] = Refs[Order[I]];
-  }
-  Extents = std::move(SortedExtents);
-  Refs = std::move(SortedRefs);
 }
 
 Error AddressIndex::checkOverlaps() const {
   uint64_t CoveredTo = 0;
   uint32_t Owner = 0;
-  for (uint32_t I = 0; I < Extents.size(); ++I) {
+  for (uint32_t I = 0; I < Entries.size(); ++I) {
     // Zero-size blocks sort before a non-empty block at the same start, so
     // any block starting below CoveredTo lies inside an earlier one.
-    if (Extents[I].Start < CoveredTo)
+    if (Entries[I].Start < CoveredTo)
       return createStringError(
           inconvertibleErrorCode(),
-          "cannot look up addresses: block " + Twine(Refs[I].ID) + " of " +
-              match(I).name() + " at 0x" + Twine::utohexstr(Extents[I].Start) +
-              " overlaps block " + Twine(Refs[Owner].ID) + " of " +
+          "cannot look up addresses: block " + Twine(Entries[I].ID) + " of " +
+              match(I).name() + " at 0x" + Twine::utohexstr(Entries[I].Start) +
+              " overlaps block " + Twine(Entries[Owner].ID) + " of " +
               match(Owner).name() +
               " (a relocatable object with several "
               "text sections? look up addresses in the linked file)");
-    CoveredTo = Extents[I].End;
-    if (Extents[I].Start != Extents[I].End)
+    CoveredTo = Entries[I].End;
+    if (Entries[I].Start != Entries[I].End)
       Owner = I;
   }
   return Error::success();
@@ -88,22 +77,22 @@ Error AddressIndex::checkOverlaps() const {
 /// Sizes buckets so that there are about as many buckets as blocks, which
 /// bounds the table's memory by the block array's.
 void AddressIndex::buildBuckets() {
-  if (Extents.empty())
+  if (Entries.empty())
     return;
-  Low = Extents.front().Start;
-  uint64_t Span = Extents.back().Start - Low + 1;
-  uint64_t PerBucket = std::max<uint64_t>(1, Span / Extents.size());
+  Low = Entries.front().Start;
+  uint64_t Span = Entries.back().Start - Low + 1;
+  uint64_t PerBucket = std::max<uint64_t>(1, Span / Entries.size());
   BucketShift = Log2_64_Ceil(PerBucket);
   uint64_t NumBuckets = ((Span - 1) >> BucketShift) + 1;
   Buckets.resize(NumBuckets + 1);
   size_t Entry = 0;
   for (uint64_t B = 0; B < NumBuckets; ++B) {
     uint64_t BucketLow = Low + (B << BucketShift);
-    while (Entry < Extents.size() && Extents[Entry].Start < BucketLow)
+    while (Entry < Entries.size() && Entries[Entry].Start < BucketLow)
       ++Entry;
     Buckets[B] = Entry;
   }
-  Buckets[NumBuckets] = Extents.size();
+  Buckets[NumBuckets] = Entries.size();
 }
 
 std::pair<size_t, size_t> AddressIndex::bucketBounds(uint64_t Address) const {
@@ -114,40 +103,39 @@ std::pair<size_t, size_t> AddressIndex::bucketBounds(uint64_t Address) const {
 }
 
 uint32_t AddressIndex::find(uint64_t Address, LookupSide Side) const {
-  if (Extents.empty() || Address < Low)
+  if (Entries.empty() || Address < Low)
     return NotFound;
   auto [First, Last] = bucketBounds(Address);
-  const Extent *Begin = Extents.data();
+  const Entry *Begin = Entries.data();
   if (Side == LookupSide::To) {
-    const Extent *At =
-        std::partition_point(Begin + First, Begin + Last, [&](const Extent &E) {
-          return E.Start < Address;
-        });
+    const Entry *At =
+        std::partition_point(Begin + First, Begin + Last,
+                             [&](const Entry &E) { return E.Start < Address; });
     if (At != Begin + Last && At->Start == Address)
       return At - Begin;
   }
   // The last block starting at or below Address: in this bucket, or the
   // last one of an earlier bucket.
-  size_t Entry = std::partition_point(
-                     Begin + First, Begin + Last,
-                     [&](const Extent &E) { return E.Start <= Address; }) -
-                 Begin;
-  if (Entry == 0 || Address >= Extents[Entry - 1].End)
+  size_t After =
+      std::partition_point(Begin + First, Begin + Last,
+                           [&](const Entry &E) { return E.Start <= Address; }) -
+      Begin;
+  if (After == 0 || Address >= Entries[After - 1].End)
     return NotFound;
-  return Entry - 1;
+  return After - 1;
 }
 
 uint32_t AddressIndex::nextBlock(uint64_t Address) const {
   auto It = llvm::partition_point(
-      Extents, [&](const Extent &E) { return E.Start < Address; });
-  return It == Extents.end() ? NotFound : It - Extents.begin();
+      Entries, [&](const Entry &E) { return E.Start < Address; });
+  return It == Entries.end() ? NotFound : It - Entries.begin();
 }
 
-BlockMatch AddressIndex::match(uint32_t Entry) const {
-  const BlockRef &Ref = Refs[Entry];
+BlockMatch AddressIndex::match(uint32_t Index) const {
+  const Entry &E = Entries[Index];
+  const FunctionRef &F = Functions[E.Function];
   return {
-      &Sections[Ref.Section], Ref.Function,      Ref.Range, Ref.Block, Ref.ID,
-      Extents[Entry].Start,   Extents[Entry].End};
+      &Sections[F.Section], F.Index, E.Range, E.Block, E.ID, E.Start, E.End};
 }
 
 } // namespace bbmap

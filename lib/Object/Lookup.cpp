@@ -1,15 +1,16 @@
 //===- Lookup.cpp - address look-up requests and results ------------------===//
 //
-// Parsing is a hand-written scan (look-up files hold millions of lines);
-// look-ups run a chunk at a time with prefetching, and each chunk's results
-// go to the caller's LookupPrinter.
+// Parsing is a hand-written scan (look-up files hold millions of lines) of
+// chunks cut at line ends, in parallel; look-ups prefetch a few requests
+// ahead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/Lookup.h"
-#include "bbmap/Support/Stopwatch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -17,8 +18,8 @@ namespace bbmap {
 
 namespace {
 
-/// How far ahead of the current request look-ups and printing prefetch: the
-/// first step this many requests ahead, the second half as many.
+/// How far ahead of the current request look-ups prefetch: the first step
+/// this many requests ahead, the second half as many.
 constexpr size_t PrefetchDistance = 16;
 
 int hexDigit(char C) {
@@ -96,31 +97,114 @@ Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
   return Error::success();
 }
 
-LookupPrinter::~LookupPrinter() = default;
+namespace {
 
-LookupStats lookupAll(const AddressIndex &Index,
-                      ArrayRef<LookupRequest> Requests, StringRef File,
-                      LookupPrinter &Printer) {
-  constexpr size_t ChunkSize = 1 << 16;
-  LookupStats Stats;
-  std::vector<uint32_t> Entries(std::min(Requests.size(), ChunkSize));
-  Printer.beginFile(File);
-  for (size_t Begin = 0; Begin < Requests.size(); Begin += ChunkSize) {
-    ArrayRef<LookupRequest> Chunk = Requests.slice(Begin).take_front(ChunkSize);
-    Stopwatch Timer;
-    for (size_t I = 0; I < Chunk.size(); ++I) {
-      if (I + PrefetchDistance < Chunk.size())
-        Index.prefetchBucket(Chunk[I + PrefetchDistance].Address);
-      if (I + PrefetchDistance / 2 < Chunk.size())
-        Index.prefetchBlocks(Chunk[I + PrefetchDistance / 2].Address);
-      Entries[I] = Index.find(Chunk[I].Address, Chunk[I].Side);
-      Stats.Found += Entries[I] != AddressIndex::NotFound;
+/// What parsing one chunk of a look-up file found.
+struct ParsedChunk {
+  std::vector<LookupRequest> Requests;
+  size_t Lines = 0;
+  /// The first bad line: its number within the chunk (from 1) and text.
+  size_t BadLine = 0;
+  StringRef BadText;
+};
+
+bool isSpace(char C) { return C == ' ' || (C >= '\t' && C <= '\r'); }
+
+/// Parses the lines of \p Text, which ends at a line end or at the end of
+/// the file, up to the first bad one.
+ParsedChunk parseChunk(StringRef Text) {
+  ParsedChunk Chunk;
+  Chunk.Requests.reserve(Text.size() / 8);
+  const char *P = Text.begin(), *End = Text.end();
+  while (P != End) {
+    const char *EOL = static_cast<const char *>(std::memchr(P, '\n', End - P));
+    const char *Next = EOL ? EOL + 1 : End;
+    if (!EOL)
+      EOL = End;
+    ++Chunk.Lines;
+    while (P != EOL && isSpace(*P))
+      ++P;
+    const char *Last = EOL;
+    while (Last != P && isSpace(Last[-1]))
+      --Last;
+    StringRef Line(P, Last - P);
+    P = Next;
+    if (Line.empty() || Line.front() == '#')
+      continue;
+    std::optional<LookupRequest> R = parseRequest(Line);
+    if (!R) {
+      Chunk.BadLine = Chunk.Lines;
+      Chunk.BadText = Line;
+      return Chunk;
     }
-    Stats.LookupSeconds += Timer.lap();
-    Printer.print(Index, Chunk, ArrayRef(Entries).take_front(Chunk.size()));
+    Chunk.Requests.push_back(*R);
   }
-  Printer.endFile();
-  return Stats;
+  return Chunk;
+}
+
+/// Cuts \p Text into about \p N pieces that end at line ends.
+std::vector<StringRef> cutAtLines(StringRef Text, size_t N) {
+  std::vector<StringRef> Pieces;
+  size_t Size = std::max<size_t>(Text.size() / N, 1 << 16);
+  while (!Text.empty()) {
+    size_t Cut = Text.find('\n', std::min(Size, Text.size()) - 1);
+    Cut = Cut == StringRef::npos ? Text.size() : Cut + 1;
+    Pieces.push_back(Text.take_front(Cut));
+    Text = Text.drop_front(Cut);
+  }
+  return Pieces;
+}
+
+} // namespace
+
+Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
+                         std::vector<LookupRequest> &Requests) {
+  for (const std::string &Text : Texts) {
+    Expected<LookupRequest> R = parseLookupRequest(Text);
+    if (!R)
+      return R.takeError();
+    Requests.push_back(*R);
+  }
+  if (File.empty())
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(File);
+  if (!Buf)
+    return createFileError(File, Buf.getError());
+  std::vector<StringRef> Pieces = cutAtLines(
+      (*Buf)->getBuffer(), 4 * parallel::strategy.compute_thread_count());
+  std::vector<ParsedChunk> Chunks(Pieces.size());
+  parallelFor(0, Pieces.size(),
+              [&](size_t I) { Chunks[I] = parseChunk(Pieces[I]); });
+  size_t LinesBefore = 0, Total = Requests.size();
+  for (const ParsedChunk &Chunk : Chunks) {
+    if (Chunk.BadLine)
+      return createFileError(
+          File, createStringError(inconvertibleErrorCode(),
+                                  "line " + Twine(LinesBefore + Chunk.BadLine) +
+                                      ": " +
+                                      toString(invalidAddress(Chunk.BadText))));
+    LinesBefore += Chunk.Lines;
+    Total += Chunk.Requests.size();
+  }
+  Requests.reserve(Total);
+  for (const ParsedChunk &Chunk : Chunks)
+    llvm::append_range(Requests, Chunk.Requests);
+  return Error::success();
+}
+
+size_t findAll(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
+               uint32_t *Entries) {
+  size_t Found = 0;
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    if (I + PrefetchDistance < Requests.size())
+      Index.prefetchBucket(Requests[I + PrefetchDistance].Address);
+    if (I + PrefetchDistance / 2 < Requests.size())
+      Index.prefetchBlocks(Requests[I + PrefetchDistance / 2].Address);
+    Entries[I] = Index.find(Requests[I].Address, Requests[I].Side);
+    Found += Entries[I] != AddressIndex::NotFound;
+  }
+  return Found;
 }
 
 } // namespace bbmap

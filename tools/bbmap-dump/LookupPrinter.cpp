@@ -1,56 +1,39 @@
 //===- LookupPrinter.cpp - look-up results as text or JSON ----------------===//
 //
-// Text output formats numbers in place in an OutputBuffer (look-up runs
-// print millions of lines); JSON goes through llvm::json::OStream.
+// Both styles format in place into a text (OutputBuffer, JSONWriter). A
+// text result reads only the index entry the look-up has just read and the
+// function's name, which printing prefetches a few results ahead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LookupPrinter.h"
-#include "bbmap/Support/OutputBuffer.h"
-#include "llvm/Support/JSON.h"
+#include "bbmap/Support/JSONWriter.h"
 
 using namespace llvm;
 
 namespace bbmap {
 
+ResultPrinter::~ResultPrinter() = default;
+LookupPrinter::~LookupPrinter() = default;
+
 namespace {
 
-/// How far ahead of the current result printing prefetches: the first step
-/// this many results ahead, the second half as many.
-constexpr size_t PrefetchDistance = 16;
+/// How far ahead of the current result printing prefetches the name.
+constexpr size_t PrefetchDistance = 8;
 
-/// Prefetches what printing the results PrefetchDistance and half as many
-/// entries after \p I will read.
-void prefetchAhead(const AddressIndex &Index, ArrayRef<uint32_t> Entries,
-                   size_t I) {
-  if (I + PrefetchDistance < Entries.size() &&
-      Entries[I + PrefetchDistance] != AddressIndex::NotFound)
-    Index.prefetchRef(Entries[I + PrefetchDistance]);
-  if (I + PrefetchDistance / 2 < Entries.size() &&
-      Entries[I + PrefetchDistance / 2] != AddressIndex::NotFound)
-    Index.prefetchName(Entries[I + PrefetchDistance / 2]);
-}
-
-class TextLookupPrinter : public LookupPrinter {
+class TextResultPrinter : public ResultPrinter {
 public:
-  explicit TextLookupPrinter(raw_ostream &OS) : Out(OS) {}
-
-  void beginFile(StringRef File) override {
-    Out.append("# ");
-    Out.append(File);
-    Out.append(": address offset range id start end function\n");
-  }
+  explicit TextResultPrinter(TextPiece &Text) : Out(Text) {}
 
   void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
              ArrayRef<uint32_t> Entries) override {
     for (size_t I = 0; I < Requests.size(); ++I) {
-      prefetchAhead(Index, Entries, I);
+      if (I + PrefetchDistance < Entries.size() &&
+          Entries[I + PrefetchDistance] != AddressIndex::NotFound)
+        Index.prefetchName(Entries[I + PrefetchDistance]);
       printResult(Index, Requests[I].Address, Entries[I]);
     }
   }
-
-  /// Hands the file's lines to the stream before any later diagnostic.
-  void endFile() override { Out.flush(); }
 
 private:
   /// Room for the address and every column but the function name.
@@ -64,76 +47,117 @@ private:
       Out.commit(OutputBuffer::put(P, " - - - - - -\n"));
       return;
     }
-    BlockMatch M = Index.match(Entry);
+    uint64_t Start = Index.blockStart(Entry);
     P = OutputBuffer::put(P, " ");
-    P = OutputBuffer::putHex(P, Address - M.BlockStart, /*UpperCase=*/false);
+    P = OutputBuffer::putHex(P, Address - Start, /*UpperCase=*/false);
     P = OutputBuffer::put(P, " ");
-    P = OutputBuffer::putDecimal(P, M.Range);
+    P = OutputBuffer::putDecimal(P, Index.rangeOf(Entry));
     P = OutputBuffer::put(P, " ");
-    P = OutputBuffer::putDecimal(P, M.ID);
+    P = OutputBuffer::putDecimal(P, Index.idOf(Entry));
     P = OutputBuffer::put(P, " ");
-    P = OutputBuffer::putHex(P, M.BlockStart, /*UpperCase=*/false);
+    P = OutputBuffer::putHex(P, Start, /*UpperCase=*/false);
     P = OutputBuffer::put(P, " ");
-    P = OutputBuffer::putHex(P, M.BlockEnd, /*UpperCase=*/false);
+    P = OutputBuffer::putHex(P, Index.blockEnd(Entry), /*UpperCase=*/false);
     Out.commit(OutputBuffer::put(P, " "));
-    Out.append(M.name().empty() ? "<?>" : M.name());
+    StringRef Name = Index.nameOf(Entry);
+    Out.append(Name.empty() ? "<?>" : Name);
     Out.append("\n");
   }
 
   OutputBuffer Out;
 };
 
-class JSONLookupPrinter : public LookupPrinter {
+class TextLookupPrinter : public LookupPrinter {
 public:
-  JSONLookupPrinter(raw_ostream &OS, bool Pretty)
-      : OS(OS), J(OS, Pretty ? 2 : 0) {
-    J.arrayBegin();
-  }
-  ~JSONLookupPrinter() override {
-    J.arrayEnd();
-    OS << "\n";
-  }
+  explicit TextLookupPrinter(raw_ostream &OS) : OS(OS) {}
 
   void beginFile(StringRef File) override {
-    J.objectBegin();
-    J.attribute("File", File);
-    J.attributeBegin("Lookups");
-    J.arrayBegin();
+    OS << "# " << File << ": address offset range id start end function\n";
+    OS.flush();
   }
+  ResultPrinterFactory forkResults(bool) const override {
+    return [](TextPiece &Text) {
+      return std::make_unique<TextResultPrinter>(Text);
+    };
+  }
+  void endFile() override {}
+
+private:
+  raw_ostream &OS;
+};
+
+class JSONResultPrinter : public ResultPrinter {
+public:
+  JSONResultPrinter(TextPiece &Text, bool Pretty, unsigned Depth,
+                    bool HasElements)
+      : W(Text, Pretty, Depth, HasElements) {}
 
   void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
              ArrayRef<uint32_t> Entries) override {
-    for (size_t I = 0; I < Requests.size(); ++I)
-      J.object([&] { printResult(Index, Requests[I], Entries[I]); });
-  }
-
-  void endFile() override {
-    J.arrayEnd();
-    J.attributeEnd();
-    J.objectEnd();
+    for (size_t I = 0; I < Requests.size(); ++I) {
+      W.beginObject();
+      printResult(Index, Requests[I], Entries[I]);
+      W.endObject();
+    }
   }
 
 private:
   void printResult(const AddressIndex &Index, const LookupRequest &R,
                    uint32_t Entry) {
-    J.attribute("Address", R.Address);
-    J.attribute("Side", R.Side == LookupSide::To ? "to" : "from");
-    J.attribute("Found", Entry != AddressIndex::NotFound);
+    W.number("Address", R.Address);
+    W.string("Side", R.Side == LookupSide::To ? "to" : "from");
+    W.boolean("Found", Entry != AddressIndex::NotFound);
     if (Entry == AddressIndex::NotFound)
       return;
     BlockMatch M = Index.match(Entry);
-    J.attribute("Function", M.name());
-    J.attribute("FunctionAddress", M.function().address());
-    J.attribute("Range", M.Range);
-    J.attribute("RangeBase", M.function().Ranges[M.Range].BaseAddress);
-    J.attribute("ID", M.ID);
-    J.attribute("BlockStart", M.BlockStart);
-    J.attribute("BlockEnd", M.BlockEnd);
-    J.attribute("Offset", R.Address - M.BlockStart);
+    W.string("Function", M.name());
+    W.number("FunctionAddress", M.function().address());
+    W.number("Range", M.Range);
+    W.number("RangeBase", M.function().Ranges[M.Range].BaseAddress);
+    W.number("ID", M.ID);
+    W.number("BlockStart", M.BlockStart);
+    W.number("BlockEnd", M.BlockEnd);
+    W.number("Offset", R.Address - M.BlockStart);
   }
 
+  JSONWriter W;
+};
+
+class JSONLookupPrinter : public LookupPrinter {
+public:
+  JSONLookupPrinter(raw_ostream &OS, bool Pretty)
+      : OS(OS), W(OS, Pretty), Pretty(Pretty) {
+    W.beginArray();
+  }
+  ~JSONLookupPrinter() override {
+    W.endArray();
+    W.flush();
+    OS << "\n";
+    OS.flush();
+  }
+
+  void beginFile(StringRef File) override {
+    W.beginObject();
+    W.string("File", File);
+    W.beginArray("Lookups");
+    W.flush();
+  }
+  ResultPrinterFactory forkResults(bool First) const override {
+    return [Pretty = Pretty, Depth = W.depth(), First](TextPiece &Text) {
+      return std::make_unique<JSONResultPrinter>(Text, Pretty, Depth, !First);
+    };
+  }
+  void resultsPrintedElsewhere() override { W.setHasElements(); }
+  void endFile() override {
+    W.endArray();
+    W.endObject();
+    W.flush();
+  }
+
+private:
   raw_ostream &OS;
-  json::OStream J;
+  JSONWriter W;
+  bool Pretty;
 };
 
 } // namespace

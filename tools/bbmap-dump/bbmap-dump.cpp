@@ -38,6 +38,8 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <chrono>
 
 using namespace llvm;
 using namespace bbmap;
@@ -94,6 +96,12 @@ cl::opt<std::string> LookupFile(
     cl::desc("Look up every address of a file, one ADDR[:from|:to] per "
              "line ('#' starts a comment line)"),
     cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<unsigned>
+    LookupRun("lookup-run",
+              cl::desc("Look up and print N requests per task (for testing)"),
+              cl::init(1 << 16), cl::value_desc("N"), cl::Hidden,
+              cl::cat(DumpCategory));
 
 cl::opt<bool> PrintLookupStats(
     "lookup-stats",
@@ -280,29 +288,6 @@ std::vector<DecodedSection> decodeAll(const ELFMapReader &Reader,
   return Sections;
 }
 
-void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
-                  Diagnostics &Diag) {
-  Stopwatch Timer;
-  std::vector<DecodedSection> Sections = decodeAll(Reader, File, Diag);
-  Expected<AddressIndex> Index = AddressIndex::create(Sections);
-  if (!Index) {
-    Diag.error(File, toString(Index.takeError()));
-    return;
-  }
-  double IndexTime = Timer.lap();
-  LookupStats Stats = lookupAll(*Index, Job.Requests, File, *Job.Printer);
-  outs().flush();
-  if (!PrintLookupStats)
-    return;
-  errs() << formatv("{0}: '{1}': decoded and indexed {2} blocks in {3:f3} s; "
-                    "{4} look-ups ({5} found) in {6:f3} s ({7:f1} M/s); "
-                    "printed in {8:f3} s\n",
-                    ToolName, File, Index->numBlocks(), IndexTime,
-                    Job.Requests.size(), Stats.Found, Stats.LookupSeconds,
-                    Job.Requests.size() / Stats.LookupSeconds / 1e6,
-                    Timer.lap() - Stats.LookupSeconds);
-}
-
 /// --verify: the report printer and the totals over every file.
 struct VerifyRun {
   std::unique_ptr<VerifyReportPrinter> Printer;
@@ -320,6 +305,71 @@ struct DumpContext {
   /// Where every map printer writes.
   OrderedOutput Out{outs(), ThreadCount};
 };
+
+/// What the look-up tasks of one file count, on every thread.
+struct LookupCounters {
+  std::atomic<size_t> Found{0};
+  /// Thread time spent in the look-up loop alone.
+  std::atomic<uint64_t> LoopNanos{0};
+};
+
+/// Looks up and prints every request, a run of requests per task, the runs
+/// written in order.
+void lookupInOrder(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
+                   StringRef File, LookupPrinter &Printer, OrderedOutput &Out,
+                   LookupCounters &Counters) {
+  // A task's run (--lookup-run), and the batch looked up and then printed
+  // while its index entries are still in cache.
+  constexpr size_t Batch = 2048;
+  size_t RunRequests = std::max(1u, unsigned(LookupRun));
+  Printer.beginFile(File);
+  for (size_t Begin = 0; Begin < Requests.size(); Begin += RunRequests) {
+    ArrayRef<LookupRequest> Run = Requests.slice(Begin).take_front(RunRequests);
+    ResultPrinterFactory Fork = Printer.forkResults(/*First=*/Begin == 0);
+    Out.submit([&Index, &Counters, Run, Fork](TextPiece &Text) {
+      std::unique_ptr<ResultPrinter> P = Fork(Text);
+      uint32_t Entries[Batch];
+      for (size_t B = 0; B < Run.size(); B += Batch) {
+        ArrayRef<LookupRequest> Part = Run.slice(B).take_front(Batch);
+        auto Start = std::chrono::steady_clock::now();
+        Counters.Found += findAll(Index, Part, Entries);
+        Counters.LoopNanos +=
+            std::chrono::nanoseconds(std::chrono::steady_clock::now() - Start)
+                .count();
+        P->print(Index, Part, ArrayRef(Entries, Part.size()));
+      }
+    });
+  }
+  if (!Requests.empty())
+    Printer.resultsPrintedElsewhere();
+  Printer.endFile();
+  Out.finish();
+}
+
+void lookupObject(const ELFMapReader &Reader, StringRef File, LookupJob &Job,
+                  DumpContext &Ctx) {
+  Stopwatch Timer;
+  std::vector<DecodedSection> Sections = decodeAll(Reader, File, Ctx.Diag);
+  Expected<AddressIndex> Index = AddressIndex::create(Sections);
+  if (!Index) {
+    Ctx.Diag.error(File, toString(Index.takeError()));
+    return;
+  }
+  double IndexTime = Timer.lap();
+  LookupCounters Counters;
+  lookupInOrder(*Index, Job.Requests, File, *Job.Printer, Ctx.Out, Counters);
+  if (!PrintLookupStats)
+    return;
+  double LoopSeconds = Counters.LoopNanos / 1e9;
+  errs() << formatv("{0}: '{1}': decoded and indexed {2} blocks in {3:f3} s; "
+                    "{4} look-ups ({5} found): the loop {6:f3} s of thread "
+                    "time ({7:f1} M/s per thread); looked up and printed in "
+                    "{8:f3} s on {9} threads\n",
+                    ToolName, File, Index->numBlocks(), IndexTime,
+                    Job.Requests.size(), Counters.Found.load(), LoopSeconds,
+                    Job.Requests.size() / LoopSeconds / 1e6, Timer.lap(),
+                    Ctx.Out.threads());
+}
 
 void verifySection(const ELFMapReader &Reader, const DecodedSection &Sec,
                    StringRef File, DumpContext &Ctx, MapVerifier &V) {
@@ -450,7 +500,7 @@ void dumpMaps(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
 
 void dumpObject(const ELFMapReader &Reader, StringRef File, DumpContext &Ctx) {
   if (Ctx.Lookups)
-    return lookupObject(Reader, File, *Ctx.Lookups, Ctx.Diag);
+    return lookupObject(Reader, File, *Ctx.Lookups, Ctx);
   dumpMaps(Reader, File, Ctx);
 }
 
@@ -496,8 +546,7 @@ int runLookups(DumpContext &Ctx) {
   }
   LookupJob Job;
   Stopwatch Timer;
-  if (Error E =
-          readRequests(Lookups, LookupFile, parseLookupRequest, Job.Requests)) {
+  if (Error E = readLookupRequests(Lookups, LookupFile, Job.Requests)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
@@ -505,13 +554,13 @@ int runLookups(DumpContext &Ctx) {
     errs() << formatv("{0}: parsed {1} addresses in {2:f3} s\n", ToolName,
                       Job.Requests.size(), Timer.lap());
   Job.Printer = Style == OutputStyle::JSON
-                    ? createJSONLookupPrinter(outs(), PrettyPrint)
-                    : createTextLookupPrinter(outs());
+                    ? createJSONLookupPrinter(Ctx.Out.stream(), PrettyPrint)
+                    : createTextLookupPrinter(Ctx.Out.stream());
   Ctx.Lookups = &Job;
   for (const std::string &File : InputFiles)
     dumpFile(File, Ctx);
   Job.Printer.reset();
-  outs().flush();
+  Ctx.Out.finish();
   return Ctx.Diag.hadError() ? 1 : 0;
 }
 

@@ -4,7 +4,10 @@
 // machine address to the block containing it: function, range, block ID and
 // offset within the block. Blocks are kept in one array sorted by start
 // address, with a bucket table over the address span so that a look-up is a
-// table read plus a short search.
+// table read plus a short search. Each entry holds what describing a match
+// needs (block extent, IDs, the index of its function in a small table of
+// names), so that printing a result reads the cache line the look-up has
+// just read.
 //
 // Rule (the Propeller convention): a block covers [start, start + size).
 // Zero-size blocks cover nothing, and an address at a block's end belongs to
@@ -81,20 +84,26 @@ public:
     return match(Entry);
   }
 
-  size_t numBlocks() const { return Extents.size(); }
+  size_t numBlocks() const { return Entries.size(); }
   /// The first entry whose block starts at or after \p Address, or NotFound.
   uint32_t nextBlock(uint64_t Address) const;
   /// Entries are numbered by ascending block start; these read one entry.
-  uint64_t blockStart(uint32_t Entry) const { return Extents[Entry].Start; }
-  uint64_t blockEnd(uint32_t Entry) const { return Extents[Entry].End; }
+  uint64_t blockStart(uint32_t Entry) const { return Entries[Entry].Start; }
+  uint64_t blockEnd(uint32_t Entry) const { return Entries[Entry].End; }
   /// True when both entries are blocks of the same range of one function,
   /// so that every entry between them is too.
   bool sameFunction(uint32_t A, uint32_t B) const {
-    return Refs[A].Section == Refs[B].Section &&
-           Refs[A].Function == Refs[B].Function;
+    return Entries[A].Function == Entries[B].Function;
   }
   bool sameRange(uint32_t A, uint32_t B) const {
-    return sameFunction(A, B) && Refs[A].Range == Refs[B].Range;
+    return sameFunction(A, B) && Entries[A].Range == Entries[B].Range;
+  }
+  /// What a text look-up result prints, from the entry alone and the
+  /// function's name.
+  uint32_t rangeOf(uint32_t Entry) const { return Entries[Entry].Range; }
+  uint32_t idOf(uint32_t Entry) const { return Entries[Entry].ID; }
+  llvm::StringRef nameOf(uint32_t Entry) const {
+    return Functions[Entries[Entry].Function].Name;
   }
 
   /// Cache hints for a later find(Address), in two steps: prefetchBucket
@@ -103,29 +112,34 @@ public:
     __builtin_prefetch(&Buckets[bucketOf(Address)]);
   }
   void prefetchBlocks(uint64_t Address) const {
-    __builtin_prefetch(&Extents[Buckets[bucketOf(Address)]]);
+    __builtin_prefetch(&Entries[Buckets[bucketOf(Address)]]);
   }
 
   /// Cache hints for a later match(Entry), in two steps as above.
-  void prefetchRef(uint32_t Entry) const { __builtin_prefetch(&Refs[Entry]); }
+  void prefetchRef(uint32_t Entry) const {
+    __builtin_prefetch(&Entries[Entry]);
+  }
   void prefetchName(uint32_t Entry) const {
-    const BlockRef &Ref = Refs[Entry];
-    __builtin_prefetch(Sections[Ref.Section].Names[Ref.Function].data());
+    __builtin_prefetch(Functions[Entries[Entry].Function].Name.data());
   }
 
 private:
-  /// What a look-up reads, kept small and together.
-  struct Extent {
+  /// One block: what a look-up reads and what describing it needs, in 32
+  /// bytes.
+  struct Entry {
     uint64_t Start;
     uint64_t End;
-  };
-  /// What describing a match needs.
-  struct BlockRef {
-    uint32_t Section;
+    /// Index into Functions.
     uint32_t Function;
     uint32_t Range;
     uint32_t Block;
     uint32_t ID;
+  };
+  /// A function of the indexed sections.
+  struct FunctionRef {
+    uint32_t Section;
+    uint32_t Index;
+    llvm::StringRef Name;
   };
 
   AddressIndex() = default;
@@ -144,11 +158,11 @@ private:
   std::pair<size_t, size_t> bucketBounds(uint64_t Address) const;
 
   llvm::ArrayRef<DecodedSection> Sections;
-  /// Blocks by ascending start; Refs is parallel.
-  std::vector<Extent> Extents;
-  std::vector<BlockRef> Refs;
+  std::vector<FunctionRef> Functions;
+  /// Blocks by ascending start.
+  std::vector<Entry> Entries;
   /// Buckets[B] is the first entry whose start is at or above
-  /// Low + (B << BucketShift); the last bucket bound is Extents.size().
+  /// Low + (B << BucketShift); the last bucket bound is Entries.size().
   std::vector<uint32_t> Buckets;
   uint64_t Low = 0;
   unsigned BucketShift = 0;

@@ -1,8 +1,8 @@
 //===- Lookup.h - address look-up requests and results ----------*- C++ -*-===//
 //
 // Address look-ups (bbmap-dump --lookup / --lookup-file): parses addresses
-// ("ADDR[:from|:to]", hexadecimal, 0x optional), resolves them through an
-// AddressIndex and hands the results to a printer the tool supplies.
+// ("ADDR[:from|:to]", hexadecimal, 0x optional), a whole file at a time,
+// and resolves them through an AddressIndex.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +13,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/raw_ostream.h"
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,29 +35,20 @@ llvm::Error
 readAddressRequests(llvm::ArrayRef<std::string> Texts, llvm::StringRef File,
                     llvm::function_ref<llvm::Error(llvm::StringRef)> OnAddress);
 
-/// Prints look-up results, file by file, in chunks.
-class LookupPrinter {
-public:
-  virtual ~LookupPrinter();
-  virtual void beginFile(llvm::StringRef File) = 0;
-  /// Entries[I] is what Index.find() returned for Requests[I].
-  virtual void print(const AddressIndex &Index,
-                     llvm::ArrayRef<LookupRequest> Requests,
-                     llvm::ArrayRef<uint32_t> Entries) = 0;
-  virtual void endFile() = 0;
-};
+/// Appends to \p Requests the requests of \p Texts, then those of each line
+/// of \p File (if not empty; "-" is stdin), as readAddressRequests reads
+/// them, with the same errors. The file is parsed in chunks, on
+/// llvm::parallel's threads when it has several; the requests and the
+/// error (the first bad line's) are the same for every thread count.
+llvm::Error readLookupRequests(llvm::ArrayRef<std::string> Texts,
+                               llvm::StringRef File,
+                               std::vector<LookupRequest> &Requests);
 
-struct LookupStats {
-  size_t Found = 0;
-  /// Time spent in look-ups only, without printing.
-  double LookupSeconds = 0;
-};
-
-/// Resolves and prints every request for one file, a chunk at a time so
-/// that memory does not grow with the number of requests.
-LookupStats lookupAll(const AddressIndex &Index,
-                      llvm::ArrayRef<LookupRequest> Requests,
-                      llvm::StringRef File, LookupPrinter &Printer);
+/// Looks up every request: Entries[I] is what Index.find() returns for
+/// Requests[I]. Prefetches a few requests ahead. Returns how many were
+/// found.
+size_t findAll(const AddressIndex &Index,
+               llvm::ArrayRef<LookupRequest> Requests, uint32_t *Entries);
 
 } // namespace bbmap
 
