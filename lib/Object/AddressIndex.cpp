@@ -31,9 +31,11 @@ void AddressIndex::addSection(const DecodedSection &Sec, uint32_t SecIndex) {
   for (size_t F = 0; F < Sec.Functions.size(); ++F) {
     const FunctionMap &Fn = Sec.Functions[F];
     uint32_t Function = Functions.size();
-    Functions.push_back({SecIndex, uint32_t(F), Sec.Names[F]});
+    Functions.push_back({SecIndex, uint32_t(F), Sec.Names[F], Fn.address(),
+                         uint32_t(RangeBases.size())});
     for (size_t R = 0; R < Fn.Ranges.size(); ++R) {
       const BlockRange &Range = Fn.Ranges[R];
+      RangeBases.push_back(Range.BaseAddress);
       for (size_t B = 0; B < Range.Blocks.size(); ++B) {
         const BlockEntry &Block = Range.Blocks[B];
         uint64_t Start = Range.BaseAddress + Block.Offset;

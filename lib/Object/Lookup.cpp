@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
 #include <cstring>
+#include <numeric>
 
 using namespace llvm;
 
@@ -101,7 +102,9 @@ namespace {
 
 /// What parsing one chunk of a look-up file found.
 struct ParsedChunk {
-  std::vector<LookupRequest> Requests;
+  /// Where its requests go, and how many there are.
+  LookupRequest *Requests = nullptr;
+  size_t Count = 0;
   size_t Lines = 0;
   /// The first bad line: its number within the chunk (from 1) and text.
   size_t BadLine = 0;
@@ -110,11 +113,16 @@ struct ParsedChunk {
 
 bool isSpace(char C) { return C == ' ' || (C >= '\t' && C <= '\r'); }
 
+/// The number of lines of \p Text (the last may have no line end).
+size_t countLines(StringRef Text) {
+  size_t Lines = Text.count('\n');
+  return Lines + (!Text.empty() && Text.back() != '\n');
+}
+
 /// Parses the lines of \p Text, which ends at a line end or at the end of
-/// the file, up to the first bad one.
-ParsedChunk parseChunk(StringRef Text) {
-  ParsedChunk Chunk;
-  Chunk.Requests.reserve(Text.size() / 8);
+/// the file, into Chunk.Requests (room for one request per line), up to
+/// the first bad one.
+void parseChunk(StringRef Text, ParsedChunk &Chunk) {
   const char *P = Text.begin(), *End = Text.end();
   while (P != End) {
     const char *EOL = static_cast<const char *>(std::memchr(P, '\n', End - P));
@@ -135,11 +143,10 @@ ParsedChunk parseChunk(StringRef Text) {
     if (!R) {
       Chunk.BadLine = Chunk.Lines;
       Chunk.BadText = Line;
-      return Chunk;
+      return;
     }
-    Chunk.Requests.push_back(*R);
+    Chunk.Requests[Chunk.Count++] = *R;
   }
-  return Chunk;
 }
 
 /// Cuts \p Text into about \p N pieces that end at line ends.
@@ -173,10 +180,20 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
     return createFileError(File, Buf.getError());
   std::vector<StringRef> Pieces = cutAtLines(
       (*Buf)->getBuffer(), 4 * parallel::strategy.compute_thread_count());
-  std::vector<ParsedChunk> Chunks(Pieces.size());
+  // Room for a request per line; each chunk parses into its own part, and
+  // the parts are then moved together.
+  std::vector<size_t> Room(Pieces.size());
   parallelFor(0, Pieces.size(),
-              [&](size_t I) { Chunks[I] = parseChunk(Pieces[I]); });
-  size_t LinesBefore = 0, Total = Requests.size();
+              [&](size_t I) { Room[I] = countLines(Pieces[I]); });
+  size_t Begin = Requests.size();
+  Requests.resize(Begin + std::accumulate(Room.begin(), Room.end(), size_t(0)));
+  std::vector<ParsedChunk> Chunks(Pieces.size());
+  for (size_t I = 0, At = Begin; I < Pieces.size(); At += Room[I++])
+    Chunks[I].Requests = Requests.data() + At;
+  parallelFor(0, Pieces.size(),
+              [&](size_t I) { parseChunk(Pieces[I], Chunks[I]); });
+  size_t LinesBefore = 0;
+  LookupRequest *To = Requests.data() + Begin;
   for (const ParsedChunk &Chunk : Chunks) {
     if (Chunk.BadLine)
       return createFileError(
@@ -185,11 +202,11 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
                                       ": " +
                                       toString(invalidAddress(Chunk.BadText))));
     LinesBefore += Chunk.Lines;
-    Total += Chunk.Requests.size();
+    if (To != Chunk.Requests)
+      std::memmove(To, Chunk.Requests, Chunk.Count * sizeof(LookupRequest));
+    To += Chunk.Count;
   }
-  Requests.reserve(Total);
-  for (const ParsedChunk &Chunk : Chunks)
-    llvm::append_range(Requests, Chunk.Requests);
+  Requests.resize(To - Requests.data());
   return Error::success();
 }
 

@@ -1,8 +1,9 @@
 //===- LookupPrinter.cpp - look-up results as text or JSON ----------------===//
 //
 // Both styles format in place into a text (OutputBuffer, JSONWriter). A
-// text result reads only the index entry the look-up has just read and the
-// function's name, which printing prefetches a few results ahead.
+// result reads only the index entry the look-up has just read, the small
+// tables of functions and range bases, and the function's name, which
+// printing prefetches a few results ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +96,9 @@ public:
   void print(const AddressIndex &Index, ArrayRef<LookupRequest> Requests,
              ArrayRef<uint32_t> Entries) override {
     for (size_t I = 0; I < Requests.size(); ++I) {
+      if (I + PrefetchDistance < Entries.size() &&
+          Entries[I + PrefetchDistance] != AddressIndex::NotFound)
+        Index.prefetchName(Entries[I + PrefetchDistance]);
       W.beginObject();
       printResult(Index, Requests[I], Entries[I]);
       W.endObject();
@@ -109,15 +113,15 @@ private:
     W.boolean("Found", Entry != AddressIndex::NotFound);
     if (Entry == AddressIndex::NotFound)
       return;
-    BlockMatch M = Index.match(Entry);
-    W.string("Function", M.name());
-    W.number("FunctionAddress", M.function().address());
-    W.number("Range", M.Range);
-    W.number("RangeBase", M.function().Ranges[M.Range].BaseAddress);
-    W.number("ID", M.ID);
-    W.number("BlockStart", M.BlockStart);
-    W.number("BlockEnd", M.BlockEnd);
-    W.number("Offset", R.Address - M.BlockStart);
+    uint64_t Start = Index.blockStart(Entry);
+    W.string("Function", Index.nameOf(Entry));
+    W.number("FunctionAddress", Index.functionAddressOf(Entry));
+    W.number("Range", Index.rangeOf(Entry));
+    W.number("RangeBase", Index.rangeBaseOf(Entry));
+    W.number("ID", Index.idOf(Entry));
+    W.number("BlockStart", Start);
+    W.number("BlockEnd", Index.blockEnd(Entry));
+    W.number("Offset", R.Address - Start);
   }
 
   JSONWriter W;

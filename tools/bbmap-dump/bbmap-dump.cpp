@@ -100,7 +100,7 @@ cl::opt<std::string> LookupFile(
 cl::opt<unsigned>
     LookupRun("lookup-run",
               cl::desc("Look up and print N requests per task (for testing)"),
-              cl::init(1 << 16), cl::value_desc("N"), cl::Hidden,
+              cl::init(1 << 13), cl::value_desc("N"), cl::Hidden,
               cl::cat(DumpCategory));
 
 cl::opt<bool> PrintLookupStats(

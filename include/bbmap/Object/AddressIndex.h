@@ -105,6 +105,15 @@ public:
   llvm::StringRef nameOf(uint32_t Entry) const {
     return Functions[Entries[Entry].Function].Name;
   }
+  /// The entry address of the block's function, and the base address of
+  /// its range.
+  uint64_t functionAddressOf(uint32_t Entry) const {
+    return Functions[Entries[Entry].Function].Address;
+  }
+  uint64_t rangeBaseOf(uint32_t Entry) const {
+    const struct Entry &E = Entries[Entry];
+    return RangeBases[Functions[E.Function].FirstRange + E.Range];
+  }
 
   /// Cache hints for a later find(Address), in two steps: prefetchBucket
   /// early, then prefetchBlocks once the bucket entry has arrived.
@@ -140,6 +149,9 @@ private:
     uint32_t Section;
     uint32_t Index;
     llvm::StringRef Name;
+    uint64_t Address;
+    /// Where its ranges' base addresses start in RangeBases.
+    uint32_t FirstRange;
   };
 
   AddressIndex() = default;
@@ -159,6 +171,7 @@ private:
 
   llvm::ArrayRef<DecodedSection> Sections;
   std::vector<FunctionRef> Functions;
+  std::vector<uint64_t> RangeBases;
   /// Blocks by ascending start.
   std::vector<Entry> Entries;
   /// Buckets[B] is the first entry whose start is at or above
