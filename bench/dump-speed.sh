@@ -124,20 +124,7 @@ print("%.4f %.4f %d" % (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss))
 
 # ceiling NAME BYTES: the time to write BYTES from memory to the sink, 64 KiB
 # per write(), appended to $out/NAME.wall.
-ceiling() {
-  python3 -c '
-import os, sys, time
-sink, total = sys.argv[1], int(sys.argv[2])
-buf = memoryview(bytearray(b"x" * 65536))
-# Opened (and truncated) on the clock, as the tools are.
-start = time.perf_counter()
-fd = os.open(sink, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-left = total
-while left:
-    left -= os.write(fd, buf[:min(left, len(buf))])
-os.close(fd)
-print("%.5f" % (time.perf_counter() - start))' "$sink" "$2" >>"$out/$1.wall"
-}
+ceiling() { write_ceiling "$sink" "$2" >>"$out/$1.wall"; }
 
 # check_identical STYLE: runs every tool once into files and compares them.
 declare -A bytes

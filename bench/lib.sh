@@ -1,7 +1,7 @@
 # bench/lib.sh - helpers shared by the bench/ scripts (source it, do not run
 # it): paths, usage text, LLVM major checks, the sqlite3 amalgamation
 # (generated once from Debian's sqlite3 source package into bench/work/) and
-# timing (median, timed, col).
+# timing (median, timed, col, write_ceiling).
 # shellcheck shell=bash disable=SC2034,SC2154 # the variables are the scripts' API; out, start and CFLAGS are theirs
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -68,6 +68,23 @@ timed() {
 
 # col TAG K: the median of column K of TAG.times.
 col() { awk -v k="$2" '{ print $k }' "$1.times" | median; }
+
+# write_ceiling SINK BYTES: prints the seconds one process takes to write
+# BYTES from a buffer in memory to SINK, 64 KiB per write(), opening and
+# truncating it included: what no tool writing as much can beat.
+write_ceiling() {
+  python3 -c '
+import os, sys, time
+sink, total = sys.argv[1], int(sys.argv[2])
+buf = memoryview(bytearray(b"x" * 65536))
+start = time.perf_counter()
+fd = os.open(sink, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+left = total
+while left:
+    left -= os.write(fd, buf[:min(left, len(buf))])
+os.close(fd)
+print("%.5f" % (time.perf_counter() - start))' "$1" "$2"
+}
 
 # --- Helpers of the speedtest1 benches (layout-sqlite.sh, stale-sqlite.sh).
 # They run in the caller's output directory $out (the current directory),

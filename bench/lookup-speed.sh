@@ -115,19 +115,7 @@ print("%.4f %d %s %s" % (wall, usage.ru_maxrss, rate.group(1) if rate else "-",
 }
 
 # ceiling NAME BYTES: writing BYTES from memory to the result file.
-ceiling() {
-  python3 -c '
-import os, sys, time
-sink, total = sys.argv[1], int(sys.argv[2])
-buf = memoryview(bytearray(b"x" * 65536))
-start = time.perf_counter()
-fd = os.open(sink, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-left = total
-while left:
-    left -= os.write(fd, buf[:min(left, len(buf))])
-os.close(fd)
-print("%.4f" % (time.perf_counter() - start))' "$out/result" "$2" >>"$out/$1"
-}
+ceiling() { write_ceiling "$out/result" "$2" >>"$out/$1"; }
 
 for s in text json; do check "$s"; done
 rm -f "$out"/*.times

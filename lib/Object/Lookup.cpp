@@ -69,6 +69,23 @@ Expected<LookupRequest> parseLookupRequest(StringRef Text) {
   return invalidAddress(Text);
 }
 
+/// An address file, or stdin for "-".
+static Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef File) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(File);
+  if (!Buf)
+    return createFileError(File, Buf.getError());
+  return std::move(*Buf);
+}
+
+/// The error of line \p LineNo of \p File.
+static Error lineError(StringRef File, size_t LineNo, Error E) {
+  return createFileError(File,
+                         createStringError(inconvertibleErrorCode(),
+                                           "line " + Twine(LineNo) + ": " +
+                                               toString(std::move(E))));
+}
+
 Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
                           function_ref<Error(StringRef)> OnAddress) {
   for (const std::string &Text : Texts)
@@ -76,10 +93,9 @@ Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
       return E;
   if (File.empty())
     return Error::success();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(File);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(File);
   if (!Buf)
-    return createFileError(File, Buf.getError());
+    return Buf.takeError();
   StringRef Contents = (*Buf)->getBuffer();
   size_t LineNo = 0;
   while (!Contents.empty()) {
@@ -90,10 +106,7 @@ Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
     if (Line.empty() || Line.front() == '#')
       continue;
     if (Error E = OnAddress(Line))
-      return createFileError(File,
-                             createStringError(inconvertibleErrorCode(),
-                                               "line " + Twine(LineNo) + ": " +
-                                                   toString(std::move(E))));
+      return lineError(File, LineNo, std::move(E));
   }
   return Error::success();
 }
@@ -174,10 +187,9 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
   }
   if (File.empty())
     return Error::success();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(File);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(File);
   if (!Buf)
-    return createFileError(File, Buf.getError());
+    return Buf.takeError();
   std::vector<StringRef> Pieces = cutAtLines(
       (*Buf)->getBuffer(), 4 * parallel::strategy.compute_thread_count());
   // Room for a request per line; each chunk parses into its own part, and
@@ -196,11 +208,8 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
   LookupRequest *To = Requests.data() + Begin;
   for (const ParsedChunk &Chunk : Chunks) {
     if (Chunk.BadLine)
-      return createFileError(
-          File, createStringError(inconvertibleErrorCode(),
-                                  "line " + Twine(LinesBefore + Chunk.BadLine) +
-                                      ": " +
-                                      toString(invalidAddress(Chunk.BadText))));
+      return lineError(File, LinesBefore + Chunk.BadLine,
+                       invalidAddress(Chunk.BadText));
     LinesBefore += Chunk.Lines;
     if (To != Chunk.Requests)
       std::memmove(To, Chunk.Requests, Chunk.Count * sizeof(LookupRequest));
