@@ -96,7 +96,11 @@ Error readAddressRequests(ArrayRef<std::string> Texts, StringRef File,
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(File);
   if (!Buf)
     return Buf.takeError();
-  StringRef Contents = (*Buf)->getBuffer();
+  return forEachAddressLine((*Buf)->getBuffer(), File, OnAddress);
+}
+
+Error forEachAddressLine(StringRef Contents, StringRef File,
+                         function_ref<Error(StringRef)> OnAddress) {
   size_t LineNo = 0;
   while (!Contents.empty()) {
     auto [Line, Rest] = Contents.split('\n');
@@ -162,10 +166,11 @@ void parseChunk(StringRef Text, ParsedChunk &Chunk) {
   }
 }
 
-/// Cuts \p Text into about \p N pieces that end at line ends.
-std::vector<StringRef> cutAtLines(StringRef Text, size_t N) {
+/// Cuts \p Text into about \p N pieces of at least \p MinBytes that end
+/// at line ends.
+std::vector<StringRef> cutAtLines(StringRef Text, size_t N, size_t MinBytes) {
   std::vector<StringRef> Pieces;
-  size_t Size = std::max<size_t>(Text.size() / N, 1 << 16);
+  size_t Size = std::max<size_t>({Text.size() / N, MinBytes, 1});
   while (!Text.empty()) {
     size_t Cut = Text.find('\n', std::min(Size, Text.size()) - 1);
     Cut = Cut == StringRef::npos ? Text.size() : Cut + 1;
@@ -190,8 +195,14 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(File);
   if (!Buf)
     return Buf.takeError();
+  return parseLookupLines((*Buf)->getBuffer(), File, Requests);
+}
+
+Error parseLookupLines(StringRef Contents, StringRef File,
+                       std::vector<LookupRequest> &Requests,
+                       size_t MinChunkBytes) {
   std::vector<StringRef> Pieces = cutAtLines(
-      (*Buf)->getBuffer(), 4 * parallel::strategy.compute_thread_count());
+      Contents, 4 * parallel::strategy.compute_thread_count(), MinChunkBytes);
   // Room for a request per line; each chunk parses into its own part, and
   // the parts are then moved together.
   std::vector<size_t> Room(Pieces.size());

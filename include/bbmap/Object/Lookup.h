@@ -44,6 +44,18 @@ llvm::Error readLookupRequests(llvm::ArrayRef<std::string> Texts,
                                llvm::StringRef File,
                                std::vector<LookupRequest> &Requests);
 
+/// What readAddressRequests does with the lines of \p Contents, the text
+/// of \p File.
+llvm::Error
+forEachAddressLine(llvm::StringRef Contents, llvm::StringRef File,
+                   llvm::function_ref<llvm::Error(llvm::StringRef)> OnAddress);
+
+/// What readLookupRequests does with the lines of \p Contents, the text of
+/// \p File, cut into chunks of at least \p MinChunkBytes.
+llvm::Error parseLookupLines(llvm::StringRef Contents, llvm::StringRef File,
+                             std::vector<LookupRequest> &Requests,
+                             size_t MinChunkBytes = 1 << 16);
+
 /// Looks up every request: Entries[I] is what Index.find() returns for
 /// Requests[I]. Prefetches a few requests ahead. Returns how many were
 /// found.
