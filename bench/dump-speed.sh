@@ -149,6 +149,15 @@ for s in "${styles[@]}"; do check_identical "$s"; done
 rm -f "$out"/readobj.* "$out"/bbmap.* "$out"/bbmap1.*
 
 echo "timing: $reps runs per tool and style, alternating, stdout to $sink"
+# Start-up alone: `--version` of each binary (no input).
+declare -A startcmd=([readobj]="llvm-readobj-22 --version" [bbmap]="$dump --version")
+[ -z "${BBMAP_DUMP_BASELINE:-}" ] || startcmd[baseline]="$BBMAP_DUMP_BASELINE --version"
+for ((r = 1; r <= reps; r++)); do
+  for t in "${!startcmd[@]}"; do
+    # shellcheck disable=SC2086
+    input=/dev/null run_timed "start.$t" ${startcmd[$t]}
+  done
+done
 for ((r = 1; r <= reps; r++)); do
   for s in "${styles[@]}"; do
     for t in "${tools[@]}"; do
@@ -188,6 +197,14 @@ for s in "${styles[@]}"; do
   printf '%-6s %-24s %8s %8s %9s %8s\n' "$s" "ceiling (write from memory)" \
     "$(awk -v s="$cw" 'BEGIN { printf "%.4f", s }')" - - "$(rate "${bytes[$s]}" "$cw")"
   md_rows+=("| $s | ceiling: ${bytes[$s]} bytes from memory to the sink | $(awk -v s="$cw" 'BEGIN { printf "%.4f", s }') | - | - | $(rate "${bytes[$s]}" "$cw") | - | - |")
+done
+
+echo
+for t in readobj bbmap baseline; do
+  [ -n "${startcmd[$t]:-}" ] || continue
+  read -r w c m < <(stats "start.$t")
+  echo "start-up (--version) of ${label[$t]}: $w s wall, $m MiB peak RSS"
+  md_rows+=("| start-up | ${label[$t]} --version | $w | $c | $m | - | - | - |")
 done
 
 if [ "$markdown" -eq 1 ]; then
