@@ -19,7 +19,6 @@
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
-#include "llvm/Support/Parallel.h"
 #include "llvm/TargetParser/Triple.h"
 #include <map>
 
@@ -31,18 +30,6 @@ namespace bbmap {
 ELFMapReader::~ELFMapReader() = default;
 MapSectionReader::~MapSectionReader() = default;
 
-/// Appends the named records of \p Span to \p D.
-static Error decodeInto(const MapSectionReader &Sec, RecordSpan Span,
-                        DecodedSection &D) {
-  return Sec.forEachFunction(
-      [&](const FunctionMap &F, StringRef Name) {
-        D.Functions.push_back(F);
-        D.Names.push_back(Name.str());
-        return Error::success();
-      },
-      Span);
-}
-
 Expected<DecodedSection>
 ELFMapReader::decode(const MapSectionInfo &Info) const {
   Expected<std::unique_ptr<MapSectionReader>> Sec = open(Info);
@@ -50,27 +37,13 @@ ELFMapReader::decode(const MapSectionInfo &Info) const {
     return Sec.takeError();
   DecodedSection D;
   D.Info = Info;
-  if (parallel::strategy.compute_thread_count() == 1) {
-    if (Error E = decodeInto(**Sec, {}, D))
-      return E;
-    return D;
-  }
-  // Runs of records decoded on llvm::parallel's threads, then joined.
-  constexpr uint64_t SpanBytes = 1 << 16;
-  Expected<std::vector<RecordSpan>> Spans = (*Sec)->split(SpanBytes);
-  if (!Spans)
-    return Spans.takeError();
-  std::vector<DecodedSection> Parts(Spans->size());
-  parallelFor(0, Spans->size(), [&](size_t I) {
-    // Checked by split: cannot fail.
-    cantFail(decodeInto(**Sec, (*Spans)[I], Parts[I]));
-  });
-  for (DecodedSection &Part : Parts) {
-    std::move(Part.Functions.begin(), Part.Functions.end(),
-              std::back_inserter(D.Functions));
-    std::move(Part.Names.begin(), Part.Names.end(),
-              std::back_inserter(D.Names));
-  }
+  if (Error E =
+          (*Sec)->forEachFunction([&](const FunctionMap &F, StringRef Name) {
+            D.Functions.push_back(F);
+            D.Names.push_back(Name.str());
+            return Error::success();
+          }))
+    return E;
   return D;
 }
 

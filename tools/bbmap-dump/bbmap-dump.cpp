@@ -705,7 +705,7 @@ int main(int argc, char **argv) {
   }
   ThreadCount =
       Threads ? Threads : hardware_concurrency().compute_thread_count();
-  // Whole sections (--verify, --function, look-ups) decode on these.
+  // Look-up files are parsed on these.
   parallel::strategy = hardware_concurrency(ThreadCount);
   DumpContext Ctx;
   if (BoltYAMLMode)

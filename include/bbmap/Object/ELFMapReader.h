@@ -130,8 +130,7 @@ public:
   virtual llvm::Expected<std::unique_ptr<MapSectionReader>>
   open(const MapSectionInfo &Info) const = 0;
   /// Decodes one map section and names its functions. A DecodeError names
-  /// the offending offset within the section. Runs of records are decoded
-  /// on llvm::parallel's threads (parallel::strategy) when it has several.
+  /// the offending offset within the section.
   llvm::Expected<DecodedSection> decode(const MapSectionInfo &Info) const;
   /// Sections and symbols, for --verify.
   virtual FileFacts facts() const = 0;
