@@ -20,7 +20,7 @@ set(BBMAP_INSTALL_INCLUDEDIR
   ${CMAKE_INSTALL_INCLUDEDIR}/bbmap-${BBMAP_LLVM_MAJOR})
 set(BBMAP_INSTALL_CMAKEDIR
   ${CMAKE_INSTALL_LIBDIR}/cmake/bbmap-llvm-${BBMAP_LLVM_MAJOR})
-set(BBMAP_LIBRARIES bbmap_support bbmap_bbaddrmap bbmap_bat bbmap_instrprof
+set(BBMAP_LIBRARIES bbmap_support bbmap_bbaddrmap bbmap_bat bbmap_instrprof bbmap_perf
   bbmap_object bbmap_profile)
 
 # Tools: the build tree's names get the major appended. Their RUNPATH names

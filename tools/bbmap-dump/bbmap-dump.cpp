@@ -18,6 +18,7 @@
 #include "BATCommand.h"
 #include "BoltYAMLCommand.h"
 #include "InstrProfCommand.h"
+#include "PerfDataCommand.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
 #include "LookupPrinter.h"
@@ -200,6 +201,19 @@ cl::opt<unsigned>
          cl::desc("With --bolt-yaml: list only the N functions of the "
                   "highest execution count"),
          cl::value_desc("N"), cl::cat(DumpCategory));
+
+// perf.data mode (docs/dumper.md).
+cl::opt<bool> PerfDataMode(
+    "perf-data",
+    cl::desc("Read each input as a perf.data file (file or pipe mode) and "
+             "print what perf 6.1's `perf script -F pid,event,ip "
+             "--show-mmap-events --show-task-events -G --no-itrace` prints"),
+    cl::cat(DumpCategory));
+cl::opt<bool> PerfBranchStack(
+    "brstack",
+    cl::desc("With --perf-data: print branch stacks (perf script -F "
+             "pid,event,brstack) instead of IPs"),
+    cl::cat(DumpCategory));
 
 cl::opt<bool> Verify(
     "verify",
@@ -717,6 +731,11 @@ int main(int argc, char **argv) {
   }
   if (InstrProfileMode)
     return runInstrProfileMode(Ctx.Diag);
+  if (PerfDataMode) {
+    PerfDataPrintOptions Opts;
+    Opts.BranchStack = PerfBranchStack;
+    return runPerfData(InputFiles, Opts, Ctx.Diag);
+  }
   if (BAT || !Translate.empty() || !TranslateFile.empty())
     return runBATMode(Ctx.Diag);
   if (!Lookups.empty() || !LookupFile.empty()) {

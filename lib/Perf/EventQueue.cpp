@@ -1,0 +1,60 @@
+//===- EventQueue.cpp - records in perf's delivery order ------------------===//
+//
+// The queue is a vector in arrival order, stably sorted by timestamp when
+// a round is flushed: the records left from earlier rounds all arrived
+// before the new ones, so ties stay in arrival order, as in perf's list.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Perf/EventQueue.h"
+#include <algorithm>
+#include <cstring>
+
+using namespace llvm;
+
+namespace bbmap::perf {
+
+Error EventQueue::push(const Record &R, uint64_t Time, bool Transient,
+                       Deliver D) {
+  if (Time == 0 || Time == ~0ULL)
+    return D(R);
+  // perf's queue_event: an event that goes to the tail of the sorted list
+  // (or into an empty one) sets max_timestamp.
+  if (Queue.empty() || Time >= QueuedMax)
+    MaxTime = Time;
+  QueuedMax = Queue.empty() ? Time : std::max(QueuedMax, Time);
+  Entry E{Time, R, nullptr};
+  if (Transient) {
+    E.Copy.reset(new uint8_t[R.Bytes.size()]);
+    std::memcpy(E.Copy.get(), R.Bytes.data(), R.Bytes.size());
+    E.R.Bytes = ArrayRef(E.Copy.get(), R.Bytes.size());
+  }
+  Queue.push_back(std::move(E));
+  return Error::success();
+}
+
+Error EventQueue::flush(uint64_t Limit, Deliver D) {
+  std::stable_sort(
+      Queue.begin(), Queue.end(),
+      [](const Entry &A, const Entry &B) { return A.Time < B.Time; });
+  auto Last =
+      std::upper_bound(Queue.begin(), Queue.end(), Limit,
+                       [](uint64_t L, const Entry &E) { return L < E.Time; });
+  for (auto It = Queue.begin(); It != Last; ++It)
+    if (Error E = D(It->R))
+      return E;
+  Queue.erase(Queue.begin(), Last);
+  QueuedMax = Queue.empty() ? 0 : Queue.back().Time;
+  return Error::success();
+}
+
+Error EventQueue::finishRound(Deliver D) {
+  if (Error E = flush(NextFlush, D))
+    return E;
+  NextFlush = MaxTime;
+  return Error::success();
+}
+
+Error EventQueue::finish(Deliver D) { return flush(~0ULL, D); }
+
+} // namespace bbmap::perf

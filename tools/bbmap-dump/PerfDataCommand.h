@@ -1,0 +1,31 @@
+//===- PerfDataCommand.h - the --perf-data mode of bbmap-dump ---*- C++ -*-===//
+//
+// Prints a perf.data file (file or pipe mode) as perf 6.1 prints it with
+//   perf script -F pid,event,ip --show-mmap-events --show-task-events -G
+//               --no-itrace -i FILE
+// or, with BranchStack, -F pid,event,brstack: the same records in the same
+// order (perf's timestamp order, EventQueue.h), byte for byte.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_DUMP_PERFDATACOMMAND_H
+#define BBMAP_DUMP_PERFDATACOMMAND_H
+
+#include "bbmap/Support/Diagnostics.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace bbmap {
+
+struct PerfDataPrintOptions {
+  /// -F pid,event,brstack instead of -F pid,event,ip.
+  bool BranchStack = false;
+};
+
+/// Prints each file; returns the exit status (1 if any file failed).
+int runPerfData(llvm::ArrayRef<std::string> Files,
+                const PerfDataPrintOptions &Opts, Diagnostics &Diag);
+
+} // namespace bbmap
+
+#endif // BBMAP_DUMP_PERFDATACOMMAND_H
