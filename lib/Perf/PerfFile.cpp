@@ -594,6 +594,28 @@ Error PerfFile::decompress(const Record &R,
 
 const Event *PerfFile::eventByID(uint64_t ID) const { return ByID.lookup(ID); }
 
+void PerfFile::readValues(const Sample &S,
+                          SmallVectorImpl<ReadValue> &Values) const {
+  Values.clear();
+  if (!S.Read)
+    return;
+  uint64_t F = S.Ev->Attr.ReadFormat;
+  uint64_t Times =
+      bool(F & readfmt::TotalTimeEnabled) + bool(F & readfmt::TotalTimeRunning);
+  bool HasID = F & readfmt::ID;
+  uint64_t PerValue = 1 + HasID + bool(F & readfmt::Lost);
+  const uint8_t *P = S.Read;
+  if (!(F & readfmt::Group)) {
+    Values.push_back(
+        {Order.u64(P), HasID ? Order.u64(P + 8 * (1 + Times)) : ~0ULL});
+    return;
+  }
+  uint64_t N = Order.u64(P);
+  P += 8 * (1 + Times);
+  for (uint64_t I = 0; I < N; ++I, P += 8 * PerValue)
+    Values.push_back({Order.u64(P), HasID ? Order.u64(P + 8) : ~0ULL});
+}
+
 const Event *PerfFile::eventOf(const Record &R) const {
   if (Events.empty())
     return nullptr;
@@ -749,6 +771,7 @@ Error PerfFile::decodeSample(const Record &R, const Event &E, Sample &S) const {
   if ((T & sample::Period) && !U64("PERIOD", S.Period))
     return Truncated();
   if (T & sample::Read) {
+    S.Read = P;
     uint64_t F = A.ReadFormat;
     uint64_t Times = bool(F & readfmt::TotalTimeEnabled) +
                      bool(F & readfmt::TotalTimeRunning);

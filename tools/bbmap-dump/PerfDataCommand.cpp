@@ -12,6 +12,7 @@
 #include "bbmap/Perf/EventName.h"
 #include "bbmap/Perf/EventQueue.h"
 #include "bbmap/Perf/PerfFile.h"
+#include "bbmap/Perf/SampleDelivery.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -42,7 +43,7 @@ class PerfScriptPrinter {
 public:
   PerfScriptPrinter(PerfFile &File, const PerfDataPrintOptions &Opts,
                     raw_ostream &OS)
-      : File(File), Opts(Opts), OS(OS) {}
+      : File(File), Opts(Opts), OS(OS), Delivery(File) {}
 
   Error print() {
     auto Deliver = [&](const Record &R) { return deliver(R); };
@@ -71,6 +72,8 @@ private:
   const PerfDataPrintOptions &Opts;
   raw_ostream &OS;
   EventQueue Queue;
+  SampleDelivery Delivery;
+  SmallVector<const Event *, 4> DeliveredAs;
   /// perf's name_width: the longest event name, taken at the first sample.
   size_t NameWidth = 0;
   DenseMap<const Event *, std::string> Names;
@@ -131,7 +134,11 @@ Error PerfScriptPrinter::deliver(const Record &R) {
     Sample S;
     if (Error Err = File.decodeSample(R, *E, S))
       return Err;
-    printSample(S);
+    Delivery.deliver(S, DeliveredAs);
+    for (const Event *As : DeliveredAs) {
+      S.Ev = As;
+      printSample(S);
+    }
     return Error::success();
   }
   bool MMap = R.Type == record::MMap || R.Type == record::MMap2;

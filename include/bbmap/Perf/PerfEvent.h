@@ -132,6 +132,8 @@ struct Sample {
   uint64_t StreamID = ~0ULL;
   uint32_t CPU = ~0U;
   uint64_t Period = 0;
+  /// READ: where its values start (in file byte order).
+  const uint8_t *Read = nullptr;
   /// CALLCHAIN: the number of entries.
   uint64_t CallchainSize = 0;
   /// BRANCH_STACK: the number of entries, the hardware index (~0 without
@@ -145,6 +147,13 @@ struct Sample {
     const uint8_t *P = Branches + 24 * I;
     return {Order.u64(P), Order.u64(P + 8), Order.bitfield(Order.u64(P + 16))};
   }
+};
+
+/// One value of a sample's READ field: the counter and its sample ID (~0
+/// without PERF_FORMAT_ID).
+struct ReadValue {
+  uint64_t Value = 0;
+  uint64_t ID = ~0ULL;
 };
 
 /// The sample_id_all trailer of a record other than a sample.

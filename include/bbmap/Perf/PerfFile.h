@@ -74,6 +74,11 @@ public:
   /// leaves \p ID at its defaults when the event has none.
   llvm::Error decodeSampleID(const Record &R, const Event &E,
                              SampleID &ID) const;
+  /// The READ values of a sample decodeSample accepted.
+  void readValues(const Sample &S,
+                  llvm::SmallVectorImpl<ReadValue> &Values) const;
+  /// The event whose instance has sample ID \p ID, or null.
+  const Event *eventByID(uint64_t ID) const;
   llvm::Error decodeMMap(const Record &R, MMapEvent &M) const;
   llvm::Error decodeComm(const Record &R, CommEvent &C) const;
   llvm::Error decodeTask(const Record &R, TaskEvent &T) const;
@@ -100,7 +105,6 @@ private:
   llvm::Error checkSampleIDLayout(uint64_t Offset);
   llvm::Error decompress(const Record &R,
                          llvm::function_ref<llvm::Error(const Record &)> F);
-  const Event *eventByID(uint64_t ID) const;
 
   llvm::MemoryBufferRef Buffer;
   ByteOrder Order;
