@@ -295,6 +295,7 @@ Error PerfFile::readFeature(unsigned Feature, uint64_t Offset,
                             ArrayRef<uint8_t> Bytes) {
   switch (Feature) {
   case feature::BuildID:
+    HasBuildIDFeature = !Pipe;
     return readBuildIDs(Offset, Bytes);
   case feature::CmdLine:
     return readCommandLine(Offset, Bytes);

@@ -101,31 +101,38 @@ bool hasBranchStack(StringRef EventList) {
   return false;
 }
 
-/// Checks Binary against `perf buildid-list` output (lines "HEX PATH") and
-/// returns the file name perf knew the binary by when it differs from
-/// Name.
-Expected<std::string> checkBuildID(StringRef List, const PerfBinary &Binary,
-                                   StringRef Name, bool Ignore) {
-  if (Binary.BuildID.empty())
-    return "";
+/// The lines "HEX PATH" of `perf buildid-list`; lines of files without a
+/// build ID (only the path) are left out.
+std::vector<RecordedBuildID> parseBuildIDList(StringRef List) {
   SmallVector<StringRef, 16> Lines;
   List.split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string Recorded;
-  bool Any = false;
+  std::vector<RecordedBuildID> IDs;
   for (StringRef Line : Lines) {
     auto [ID, Path] = Line.trim().split(' ');
     Path = Path.trim();
-    if (ID.empty() || Path.empty())
-      continue;
-    Any = true;
-    StringRef File = sys::path::filename(Path);
-    if (ID.equals_insensitive(Binary.BuildID))
+    if (!ID.empty() && !Path.empty())
+      IDs.push_back({ID.str(), Path.str()});
+  }
+  return IDs;
+}
+
+} // namespace
+
+Expected<std::string> checkRecordedBuildID(ArrayRef<RecordedBuildID> Listed,
+                                           const PerfBinary &Binary,
+                                           StringRef Name, bool Ignore) {
+  if (Binary.BuildID.empty())
+    return "";
+  std::string Recorded;
+  for (const RecordedBuildID &R : Listed) {
+    StringRef File = sys::path::filename(R.Path);
+    if (StringRef(R.ID).equals_insensitive(Binary.BuildID))
       return File == Name ? "" : File.str();
     if (File == Name)
-      Recorded = ID.str();
+      Recorded = R.ID;
   }
   // perf record --no-buildid: nothing to check against.
-  if (!Any || Ignore)
+  if (Listed.empty() || Ignore)
     return "";
   if (!Recorded.empty())
     return makeError("build-id mismatch: perf recorded " + Name +
@@ -136,8 +143,6 @@ Expected<std::string> checkBuildID(StringRef List, const PerfBinary &Binary,
                    Binary.BuildID + " and no file named " + Name +
                    " (ignore the build-id to read it anyway)");
 }
-
-} // namespace
 
 Expected<std::string> findPerf(StringRef Explicit) {
   std::string Path = Explicit.str();
@@ -160,6 +165,8 @@ Expected<std::string> findPerf(StringRef Explicit) {
 Expected<BranchProfile> readPerfData(StringRef PerfData,
                                      const PerfBinary &Binary,
                                      const PerfDataOptions &Options) {
+  if (Options.Decoder == PerfDataDecoder::Native)
+    return readPerfDataNatively(PerfData, Binary, Options);
   Expected<std::string> Perf = findPerf(Options.PerfPath);
   if (!Perf)
     return Perf.takeError();
@@ -181,8 +188,8 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
   if (!IDs)
     return IDs.takeError();
   Expected<std::string> RecordedName =
-      checkBuildID(IDs->Buffer->getBuffer(), Binary, ScriptOptions.BinaryName,
-                   Options.IgnoreBuildID);
+      checkRecordedBuildID(parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
+                           ScriptOptions.BinaryName, Options.IgnoreBuildID);
   if (!RecordedName)
     return RecordedName.takeError();
   if (!RecordedName->empty() && Options.BinaryName.empty())

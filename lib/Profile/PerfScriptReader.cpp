@@ -23,35 +23,6 @@ namespace bbmap {
 
 namespace {
 
-template <class ELFT>
-Error readSegments(const ELFFile<ELFT> &File, PerfBinary &Binary) {
-  auto Headers = File.program_headers();
-  if (!Headers)
-    return Headers.takeError();
-  for (const typename ELFT::Phdr &H : *Headers)
-    if (H.p_type == ELF::PT_LOAD)
-      Binary.Segments.push_back({H.p_offset, H.p_vaddr, H.p_filesz, H.p_memsz,
-                                 (H.p_flags & ELF::PF_X) != 0});
-  return Error::success();
-}
-
-Error readSegments(const ELFObjectFileBase &Object, PerfBinary &Binary) {
-  if (const auto *O = dyn_cast<ELF32LEObjectFile>(&Object))
-    return readSegments(O->getELFFile(), Binary);
-  if (const auto *O = dyn_cast<ELF32BEObjectFile>(&Object))
-    return readSegments(O->getELFFile(), Binary);
-  if (const auto *O = dyn_cast<ELF64LEObjectFile>(&Object))
-    return readSegments(O->getELFFile(), Binary);
-  return readSegments(cast<ELF64BEObjectFile>(Object).getELFFile(), Binary);
-}
-
-/// Largest distance between the page offset of a mapping and the p_offset
-/// of the segment it maps: the largest page size Linux uses for code.
-constexpr uint64_t MaxPageSize = 0x10000;
-
-/// "Runtime - Start + VStart" must not land on DenseMap's reserved keys.
-constexpr uint64_t MaxAddress = ~uint64_t(0) - 2;
-
 constexpr StringLiteral RecordPrefix = "PERF_RECORD_";
 
 /// Fields of a line, split at blanks.
@@ -132,37 +103,10 @@ Error recordError(const Twine &Message) {
 
 } // namespace
 
-Expected<PerfBinary> PerfBinary::create(const ELFObjectFileBase &File,
-                                        StringRef Path) {
-  auto Fail = [&](const Twine &Message) {
-    return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
-  };
-  uint16_t Type = File.getEType();
-  if (Type != ELF::ET_EXEC && Type != ELF::ET_DYN)
-    return Fail("not an ELF executable or shared object");
-  PerfBinary Binary;
-  Binary.Name = sys::path::filename(Path).str();
-  Binary.FixedAddress = Type == ELF::ET_EXEC;
-  if (Error E = readSegments(File, Binary))
-    return Fail(toString(std::move(E)));
-  if (Binary.Segments.empty())
-    return Fail("no PT_LOAD segment");
-  Binary.BuildID = toHex(getBuildID(&File), /*LowerCase=*/true);
-  return Binary;
-}
-
-bool PerfBinary::contains(uint64_t Address) const {
-  return any_of(Segments, [&](const LoadSegment &S) {
-    return Address >= S.VAddr && Address - S.VAddr < S.MemSize;
-  });
-}
-
 PerfScriptReader::PerfScriptReader(const PerfBinary &Binary,
                                    PerfScriptOptions Options)
-    : Binary(Binary), Options(std::move(Options)) {
-  if (this->Options.BinaryName.empty())
-    this->Options.BinaryName = Binary.Name;
-}
+    : Binary(Binary), Options(std::move(Options)),
+      Aggregator(std::make_unique<PerfAggregator>(Binary, this->Options)) {}
 
 Expected<BranchProfile>
 PerfScriptReader::read(MemoryBufferRef Text, const PerfBinary &Binary,
@@ -173,14 +117,7 @@ PerfScriptReader::read(MemoryBufferRef Text, const PerfBinary &Binary,
   return Reader.takeProfile();
 }
 
-BranchProfile PerfScriptReader::takeProfile() {
-  BranchProfile Result = std::move(Profile);
-  Profile = BranchProfile();
-  TraceIndex.clear();
-  SampleIndex.clear();
-  EventNames.clear();
-  return Result;
-}
+BranchProfile PerfScriptReader::takeProfile() { return Aggregator->finish(); }
 
 Error PerfScriptReader::parse(MemoryBufferRef Text) {
   StringRef Name = Text.getBufferIdentifier();
@@ -191,13 +128,7 @@ Error PerfScriptReader::parse(MemoryBufferRef Text) {
     if (Error E = parseLine(Line.rtrim("\r")))
       return lineError(Name, LineNo, toString(std::move(E)));
   }
-  if (SawSamples && !SawBinaryMapping && !Binary.FixedAddress)
-    return createStringError(
-        inconvertibleErrorCode(),
-        Name + ": no mmap event of " + Options.BinaryName +
-            " came before its samples: print them with perf script "
-            "--show-mmap-events, or give the name the binary ran under");
-  return Error::success();
+  return Aggregator->checkMapped(Name);
 }
 
 Error PerfScriptReader::parseLine(StringRef Line) {
@@ -256,36 +187,16 @@ Error PerfScriptReader::parseMMap(StringRef Record) {
   Path = Path.trim();
   Path.consume_back(" (deleted)");
 
-  bool Executable = Version2 ? Protection.size() >= 3 && Protection[2] == 'x'
-                             : Protection == "x";
-  bool NameMatches = sys::path::filename(Path) == Options.BinaryName;
-  bool IDMatches = !BuildID.empty() && !Binary.BuildID.empty() &&
-                   BuildID.starts_with_insensitive(Binary.BuildID);
-  if (!NameMatches && !IDMatches)
-    return Error::success();
-  if (!IDMatches && !BuildID.empty() && !Binary.BuildID.empty() &&
-      !Options.IgnoreBuildID)
-    return recordError("build-id mismatch: " + Path + " ran with build-id " +
-                       BuildID + ", " + Binary.Name + " has " + Binary.BuildID);
-  if (!Executable || Length == 0 || Start + Length < Start)
-    return Error::success();
-
-  const LoadSegment *Best = nullptr;
-  for (const LoadSegment &S : Binary.Segments) {
-    if (S.Offset < PageOffset || S.Offset - PageOffset >= MaxPageSize ||
-        !S.Executable)
-      continue;
-    if (!Best || S.Offset < Best->Offset)
-      Best = &S;
-  }
-  if (!Best)
-    return recordError("mmap of " + Path + " at page offset 0x" +
-                       utohexstr(PageOffset) +
-                       " maps no executable segment of " + Binary.Name);
-  SawBinaryMapping = true;
-  Mappings[PID].push_back(
-      {Start, Start + Length, PageOffset - Best->Offset + Best->VAddr});
-  return Error::success();
+  PerfMMap M;
+  M.PID = PID;
+  M.Start = Start;
+  M.Length = Length;
+  M.PageOffset = PageOffset;
+  M.Executable = Version2 ? Protection.size() >= 3 && Protection[2] == 'x'
+                          : Protection == "x";
+  M.Path = Path;
+  M.BuildID = BuildID;
+  return Aggregator->mmap(M);
 }
 
 // FORK(<child pid>:<child tid>):(<parent pid>:<parent tid>)
@@ -295,13 +206,7 @@ Error PerfScriptReader::parseFork(StringRef Record) {
   int32_t ChildPID, ParentPID;
   if (!parsePID(Child, ChildPID) || !parsePID(Parent, ParentPID))
     return recordError("fork record: bad PID");
-  if (ChildPID == ParentPID)
-    return Error::success();
-  auto It = Mappings.find(ParentPID);
-  if (It == Mappings.end())
-    return Error::success();
-  SmallVector<Mapping, 1> Inherited = It->second;
-  Mappings[ChildPID] = std::move(Inherited);
+  Aggregator->fork(ChildPID, ParentPID);
   return Error::success();
 }
 
@@ -310,7 +215,7 @@ Error PerfScriptReader::parseCommExec(StringRef Record) {
   int32_t PID;
   if (!parsePID(Record.rsplit(':').second, PID))
     return recordError("comm exec record: bad PID");
-  Mappings.erase(PID);
+  Aggregator->exec(PID);
   return Error::success();
 }
 
@@ -335,7 +240,7 @@ Error PerfScriptReader::parseSample(StringRef Line) {
 
   std::optional<int32_t> PID;
   std::optional<uint64_t> IP;
-  SmallVector<BranchEntry, 32> Stack;
+  Stack.clear();
   size_t Body;
   if (FirstColon != Fields.size()) {
     for (size_t I = FirstColon; I-- > 0;) {
@@ -387,7 +292,7 @@ Error PerfScriptReader::parseSample(StringRef Line) {
       return recordError("symbolised branch stack entry '" + F +
                          "': print addresses (perf script -F brstack, not "
                          "brstacksym)");
-    BranchEntry Entry;
+    PerfBranch Entry;
     StringRef Rest = F;
     if (!consumeBranchEnd(Rest, Entry.From) || !Rest.consume_front("/") ||
         !consumeBranchEnd(Rest, Entry.To) || !Rest.consume_front("/"))
@@ -396,98 +301,17 @@ Error PerfScriptReader::parseSample(StringRef Line) {
     Stack.push_back(Entry);
   }
 
-  SawSamples = true;
-  if (Event != Fields.size())
-    addEvent(Fields[Event].drop_back());
+  Aggregator->event(Event != Fields.size() ? Fields[Event].drop_back()
+                                           : StringRef());
   if (IP)
-    addSample(PID, *IP);
-  if (!Stack.empty())
-    addStack(PID, Stack);
+    Aggregator->counts().addSample(Aggregator->view(PID), *IP);
+  if (Stack.empty())
+    return Error::success();
+  if (Aggregator->mapsNothing(PID))
+    Aggregator->counts().skipStack(Stack.size());
+  else
+    Aggregator->counts().addStack(Aggregator->view(PID), Stack);
   return Error::success();
-}
-
-std::optional<uint64_t> PerfScriptReader::translate(std::optional<int32_t> PID,
-                                                    uint64_t Runtime) const {
-  auto Check = [&](uint64_t Address) -> std::optional<uint64_t> {
-    if (Address < MaxAddress && Binary.contains(Address))
-      return Address;
-    return std::nullopt;
-  };
-  auto Lookup = [&](ArrayRef<Mapping> List) -> std::optional<uint64_t> {
-    for (const Mapping &M : List)
-      if (Runtime >= M.Start && Runtime < M.End)
-        return Check(Runtime - M.Start + M.VStart);
-    return std::nullopt;
-  };
-  if (!SawBinaryMapping)
-    return Binary.FixedAddress ? Check(Runtime) : std::nullopt;
-  if (PID) {
-    auto It = Mappings.find(*PID);
-    return It == Mappings.end() ? std::nullopt : Lookup(It->second);
-  }
-  for (const auto &Entry : Mappings)
-    if (std::optional<uint64_t> Address = Lookup(Entry.second))
-      return Address;
-  return std::nullopt;
-}
-
-void PerfScriptReader::addSample(std::optional<int32_t> PID, uint64_t IP) {
-  std::optional<uint64_t> Address = translate(PID, IP);
-  if (!Address) {
-    ++Profile.Skipped.OtherBinary;
-    return;
-  }
-  auto [It, Inserted] = SampleIndex.try_emplace(*Address, 0);
-  if (Inserted) {
-    It->second = Profile.Samples.size();
-    Profile.Samples.push_back({*Address, 0});
-  }
-  ++Profile.Samples[It->second].Count;
-}
-
-void PerfScriptReader::addStack(std::optional<int32_t> PID,
-                                ArrayRef<BranchEntry> Stack) {
-  Profile.HasBranches = true;
-  if (PID && SawBinaryMapping && !Mappings.count(*PID)) {
-    Profile.Skipped.OtherBinary += Stack.size();
-    return;
-  }
-  for (size_t I = 0; I < Stack.size(); ++I) {
-    const BranchEntry &Entry = Stack[I];
-    std::optional<uint64_t> From = translate(PID, Entry.From);
-    std::optional<uint64_t> To = translate(PID, Entry.To);
-    if (!From && !To) {
-      ++Profile.Skipped.Outside;
-      continue;
-    }
-    Trace T;
-    T.From = From.value_or(0);
-    T.To = To.value_or(0);
-    T.FromExternal = !From;
-    T.ToExternal = !To;
-    if (I > 0 && To) {
-      if (std::optional<uint64_t> End = translate(PID, Stack[I - 1].From)) {
-        T.Kind = TraceKind::BranchAndFallthrough;
-        T.FallthroughEnd = *End;
-      }
-    }
-    TraceKey Key{T.From, T.To, T.FallthroughEnd,
-                 unsigned(T.Kind) << 2 | unsigned(T.FromExternal) << 1 |
-                     unsigned(T.ToExternal)};
-    auto [It, Inserted] = TraceIndex.try_emplace(Key, 0);
-    if (Inserted) {
-      It->second = Profile.Traces.size();
-      Profile.Traces.push_back(T);
-    }
-    Trace &Aggregate = Profile.Traces[It->second];
-    ++Aggregate.Count;
-    Aggregate.Mispreds += Entry.Mispred;
-  }
-}
-
-void PerfScriptReader::addEvent(StringRef Name) {
-  if (!Name.empty() && EventNames.insert(Name).second)
-    Profile.Events.push_back(Name.str());
 }
 
 } // namespace bbmap

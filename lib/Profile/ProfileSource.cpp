@@ -62,6 +62,8 @@ Expected<BranchProfile> readPerf(const ProfileSource &Source,
     return PB.takeError();
   if (Source.Format == ProfileFormat::PerfData) {
     PerfDataOptions Options;
+    Options.Decoder = Source.Decoder;
+    Options.Threads = Source.Threads;
     Options.PerfPath = Source.PerfPath;
     Options.IgnoreBuildID = Source.IgnoreBuildID;
     return readPerfData(Source.Path, *PB, Options);

@@ -78,8 +78,18 @@ cl::opt<HashSource> StaleHashes(
     cl::init(HashSource::Auto), cl::cat(ProfileCategory));
 
 cl::opt<std::string> PerfData("perfdata",
-                              cl::desc("Read a perf.data file (runs perf)"),
+                              cl::desc("Read a perf.data file (file or pipe "
+                                       "mode; perf is not needed)"),
                               cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<PerfDataDecoder> PerfDecoder(
+    "perf-decoder",
+    cl::desc("How --perfdata is read (default: native; perf-script when "
+             "--perf is given)"),
+    cl::values(clEnumValN(PerfDataDecoder::Native, "native",
+                          "bbmap's own decoder, on every core"),
+               clEnumValN(PerfDataDecoder::PerfScript, "perf-script",
+                          "the text of `perf script`, from a perf process")),
+    cl::init(PerfDataDecoder::Native), cl::cat(ProfileCategory));
 cl::opt<std::string> PerfScript("perfscript",
                                 cl::desc("Read `perf script` text (brstack "
                                          "or IP samples, with mmap events)"),
@@ -173,9 +183,14 @@ cl::opt<bool> IgnoreBuildID("ignore-build-id",
                                      "of another build ID"),
                             cl::cat(ProfileCategory));
 cl::opt<std::string> PerfPath("perf",
-                              cl::desc("The perf program (default: "
+                              cl::desc("Read --perfdata through `perf script` "
+                                       "of this perf program (with "
+                                       "--perf-decoder=perf-script: default "
                                        "$BBMAP_PERF, else perf on PATH)"),
                               cl::value_desc("path"), cl::cat(ProfileCategory));
+
+/// --threads, or the machine's hardware threads; set by main.
+unsigned ThreadCount = 0;
 
 void warn(StringRef File, const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
@@ -292,6 +307,10 @@ ProfileSource selectSource() {
   }
   Given.front().IgnoreBuildID = IgnoreBuildID;
   Given.front().PerfPath = PerfPath;
+  Given.front().Decoder = PerfDecoder.getNumOccurrences() || PerfPath.empty()
+                              ? PerfDecoder
+                              : PerfDataDecoder::PerfScript;
+  Given.front().Threads = ThreadCount;
   return Given.front();
 }
 
@@ -448,6 +467,15 @@ void warnStale(const ProfileSource &Source, const StaleMatchStats &S) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // libLLVM registers an undocumented --threads of its own, which nothing
+  // here reads: bbmap-profile's takes its place.
+  if (cl::Option *Theirs = cl::getRegisteredOptions().lookup("threads"))
+    Theirs->removeArgument();
+  cl::opt<unsigned> Threads(
+      "threads",
+      cl::desc("Read perf.data on N threads (default: the machine's "
+               "hardware threads). The result is the same for every N"),
+      cl::value_desc("N"), cl::cat(ProfileCategory));
   cl::HideUnrelatedOptions(ProfileCategory);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { printToolVersion(OS, "bbmap-profile"); });
@@ -462,6 +490,11 @@ int main(int argc, char **argv) {
       "  whose blocks are charged. For a profile of an earlier build,\n"
       "  --profiled-binary names that build; its counts are carried to\n"
       "  BINARY's blocks.\n");
+  if (Threads.getNumOccurrences() && Threads == 0) {
+    WithColor::error(errs(), ToolName) << "--threads needs at least 1\n";
+    return 2;
+  }
+  ThreadCount = Threads;
   ProfileSource Source = selectSource();
 
   // A BOLTed binary needs no map: fdata goes through its BAT table, block

@@ -45,6 +45,8 @@ public:
   /// read so far). Pointers to them stay valid.
   llvm::ArrayRef<std::unique_ptr<Event>> events() const { return Events; }
   llvm::ArrayRef<BuildIDEntry> buildIDs() const { return BuildIDs; }
+  /// Whether the file header has the BUILD_ID feature (a pipe never has).
+  bool hasBuildIDFeature() const { return HasBuildIDFeature; }
   llvm::ArrayRef<std::string> commandLine() const { return CommandLine; }
 
   /// Calls \p Callback with every record of the data section (or pipe) in
@@ -121,6 +123,7 @@ private:
   int TrailerIDPos = -1;
   /// HEADER_COMPRESSED: the compression type (0 when the file has none).
   uint32_t CompressionType = 0;
+  bool HasBuildIDFeature = false;
   /// zstd's decompression state, alive from the first compressed record.
   struct Decompressor;
   std::unique_ptr<Decompressor> Zstd;

@@ -1,16 +1,22 @@
 //===- PerfDataReader.h - perf.data reader ----------------------*- C++ -*-===//
 //
-// Reads a perf.data file by running Linux perf on it and handing its text
-// to PerfScriptReader. Three perf runs, each with output to a temporary
-// file:
+// Reads a perf.data file into a BranchProfile, by default natively
+// (bbmap/Perf: no perf process), or by running Linux perf on it and
+// handing its text to PerfScriptReader. Both feed one PerfAggregator the
+// same records in the same order, so both give the same profile. The perf
+// way takes three runs, each with output to a temporary file:
 //
 //   perf evlist -v -f -i DATA         (does any event sample BRANCH_STACK?)
 //   perf buildid-list -f -i DATA      (is the binary the one perf saw?)
 //   perf script -f -i DATA -F pid,event,brstack|pid,event,ip
 //               --show-mmap-events --show-task-events -G
 //
-// Branch stacks are read when an event of the file records them, IP
-// samples otherwise; the profile's HasBranches says which.
+// The native way answers the same questions from the file: the events'
+// sample_types, the build IDs of the BUILD_ID feature (without it, or in a
+// pipe: the HEADER_BUILD_ID records and the build IDs of MMAP2 records),
+// and the records in perf's delivery order (EventQueue.h). Branch stacks
+// are read when an event of the file records them, IP samples otherwise;
+// the profile's HasBranches says which.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +31,20 @@
 
 namespace bbmap {
 
+/// How a perf.data file is read.
+enum class PerfDataDecoder {
+  /// lib/Perf, on this process's threads.
+  Native,
+  /// `perf script` text, from a perf process.
+  PerfScript,
+};
+
 struct PerfDataOptions {
-  /// The perf executable; empty: $BBMAP_PERF, else perf on PATH.
+  PerfDataDecoder Decoder = PerfDataDecoder::Native;
+  /// Native: threads to count samples on (0: the machine's).
+  unsigned Threads = 0;
+  /// PerfScript: the perf executable; empty: $BBMAP_PERF, else perf on
+  /// PATH.
   std::string PerfPath;
   /// Match mmap events of this file name instead of the binary's own.
   std::string BinaryName;
@@ -38,6 +56,25 @@ struct PerfDataOptions {
 /// The perf executable: Explicit if not empty, else $BBMAP_PERF if set,
 /// else perf on PATH.
 llvm::Expected<std::string> findPerf(llvm::StringRef Explicit);
+
+/// A build ID a perf.data file lists, and the file it names.
+struct RecordedBuildID {
+  std::string ID;
+  std::string Path;
+};
+
+/// Checks \p Binary against the build IDs a perf.data file lists and
+/// returns the file name perf knew the binary by when it differs from
+/// \p Name (else empty); see readPerfData.
+llvm::Expected<std::string>
+checkRecordedBuildID(llvm::ArrayRef<RecordedBuildID> Listed,
+                     const PerfBinary &Binary, llvm::StringRef Name,
+                     bool Ignore);
+
+/// Reads a perf.data file with lib/Perf (PerfDataOptions::Decoder Native).
+llvm::Expected<BranchProfile>
+readPerfDataNatively(llvm::StringRef PerfData, const PerfBinary &Binary,
+                     const PerfDataOptions &Options);
 
 /// Reads the samples of Binary in the perf.data file PerfData.
 ///

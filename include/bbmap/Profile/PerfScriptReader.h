@@ -25,56 +25,14 @@
 #define BBMAP_PROFILE_PERFSCRIPTREADER_H
 
 #include "bbmap/Profile/BranchProfile.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
+#include "bbmap/Profile/PerfAggregator.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <tuple>
-#include <vector>
 
 namespace bbmap {
-
-/// A PT_LOAD program header of the profiled binary.
-struct LoadSegment {
-  uint64_t Offset = 0;
-  uint64_t VAddr = 0;
-  uint64_t FileSize = 0;
-  uint64_t MemSize = 0;
-  bool Executable = false;
-};
-
-/// What the perf readers need to know of the profiled binary.
-struct PerfBinary {
-  /// File name (no directories) that mmap events are matched against.
-  std::string Name;
-  /// The GNU build-id in lower-case hex; empty when the binary has none.
-  std::string BuildID;
-  /// ET_EXEC: linked at its load address, so runtime addresses are its own.
-  bool FixedAddress = false;
-  std::vector<LoadSegment> Segments;
-
-  /// Describes an ELF executable or shared object; Name is the file name
-  /// of \p Path.
-  static llvm::Expected<PerfBinary>
-  create(const llvm::object::ELFObjectFileBase &File, llvm::StringRef Path);
-
-  /// True if Address lies in the memory image of a PT_LOAD segment.
-  bool contains(uint64_t Address) const;
-};
-
-struct PerfScriptOptions {
-  /// Match mmap events of this file name instead of PerfBinary::Name (the
-  /// binary ran under another name).
-  std::string BinaryName;
-  /// Use an mmap that names the binary but carries another build-id.
-  bool IgnoreBuildID = false;
-};
 
 /// Aggregates perf script text. parse() may be called more than once (for
 /// instance with mmap events and samples from separate perf runs); the
@@ -120,41 +78,16 @@ public:
        const PerfScriptOptions &Options = {});
 
 private:
-  /// An executable mapping of the binary: runtime [Start, End) holds the
-  /// binary's addresses from VStart.
-  struct Mapping {
-    uint64_t Start = 0;
-    uint64_t End = 0;
-    uint64_t VStart = 0;
-  };
-  struct BranchEntry {
-    uint64_t From = 0;
-    uint64_t To = 0;
-    bool Mispred = false;
-  };
-  /// From, To, FallthroughEnd, kind and external bits.
-  using TraceKey = std::tuple<uint64_t, uint64_t, uint64_t, unsigned>;
-
   llvm::Error parseLine(llvm::StringRef Line);
   llvm::Error parseMMap(llvm::StringRef Record);
   llvm::Error parseFork(llvm::StringRef Record);
   llvm::Error parseCommExec(llvm::StringRef Record);
   llvm::Error parseSample(llvm::StringRef Line);
-  std::optional<uint64_t> translate(std::optional<int32_t> PID,
-                                    uint64_t Runtime) const;
-  void addStack(std::optional<int32_t> PID, llvm::ArrayRef<BranchEntry> Stack);
-  void addSample(std::optional<int32_t> PID, uint64_t IP);
-  void addEvent(llvm::StringRef Name);
 
   const PerfBinary &Binary;
   PerfScriptOptions Options;
-  llvm::DenseMap<int32_t, llvm::SmallVector<Mapping, 1>> Mappings;
-  bool SawBinaryMapping = false;
-  bool SawSamples = false;
-  llvm::DenseMap<TraceKey, size_t> TraceIndex;
-  llvm::DenseMap<uint64_t, size_t> SampleIndex;
-  llvm::StringSet<> EventNames;
-  BranchProfile Profile;
+  std::unique_ptr<PerfAggregator> Aggregator;
+  llvm::SmallVector<PerfBranch, 32> Stack;
 };
 
 } // namespace bbmap

@@ -11,6 +11,7 @@
 
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BranchProfile.h"
+#include "bbmap/Profile/PerfDataReader.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -33,8 +34,11 @@ struct ProfileSource {
   std::string Path;
   /// Read a perf profile although its build ID is not the binary's.
   bool IgnoreBuildID = false;
-  /// The perf executable (perf.data only); empty: $BBMAP_PERF or PATH.
+  /// perf.data only: read natively or through perf script; the perf
+  /// executable for the latter (empty: $BBMAP_PERF or PATH); threads.
+  PerfDataDecoder Decoder = PerfDataDecoder::Native;
   std::string PerfPath;
+  unsigned Threads = 0;
 };
 
 /// What reading a source gives besides the profile.

@@ -1,0 +1,210 @@
+//===- PerfAggregator.h - perf records to a BranchProfile -------*- C++ -*-===//
+//
+// What perf script text and perf.data have in common once read: mmap,
+// fork and exec records that say where each process has the profiled
+// binary, and samples (IPs or branch stacks) of processes. PerfAggregator
+// keeps the mappings and turns samples into the aggregated records of a
+// BranchProfile, by the rules PerfScriptReader.h documents. Both readers
+// feed it, so they count alike by construction.
+//
+// Samples are counted in two steps so that they can be counted on many
+// threads: a sample is first counted by its runtime addresses under a View
+// (its process's mappings when it was delivered; views never change), in a
+// RawCounts that any thread may own; RawCounts are merged, and the
+// distinct runtime records are translated to the binary's addresses once,
+// at the end. The result does not depend on how samples were split among
+// RawCounts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_PERFAGGREGATOR_H
+#define BBMAP_PROFILE_PERFAGGREGATOR_H
+
+#include "bbmap/Profile/BranchProfile.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+/// A PT_LOAD program header of the profiled binary.
+struct LoadSegment {
+  uint64_t Offset = 0;
+  uint64_t VAddr = 0;
+  uint64_t FileSize = 0;
+  uint64_t MemSize = 0;
+  bool Executable = false;
+};
+
+/// What the perf readers need to know of the profiled binary.
+struct PerfBinary {
+  /// File name (no directories) that mmap events are matched against.
+  std::string Name;
+  /// The GNU build-id in lower-case hex; empty when the binary has none.
+  std::string BuildID;
+  /// ET_EXEC: linked at its load address, so runtime addresses are its own.
+  bool FixedAddress = false;
+  std::vector<LoadSegment> Segments;
+
+  /// Describes an ELF executable or shared object; Name is the file name
+  /// of \p Path.
+  static llvm::Expected<PerfBinary>
+  create(const llvm::object::ELFObjectFileBase &File, llvm::StringRef Path);
+
+  /// True if Address lies in the memory image of a PT_LOAD segment.
+  bool contains(uint64_t Address) const;
+};
+
+struct PerfScriptOptions {
+  /// Match mmap events of this file name instead of PerfBinary::Name (the
+  /// binary ran under another name).
+  std::string BinaryName;
+  /// Use an mmap that names the binary but carries another build-id.
+  bool IgnoreBuildID = false;
+};
+
+/// An mmap record as both readers see it.
+struct PerfMMap {
+  int32_t PID = 0;
+  uint64_t Start = 0;
+  uint64_t Length = 0;
+  uint64_t PageOffset = 0;
+  bool Executable = false;
+  llvm::StringRef Path;
+  /// Lower-case or upper-case hex; empty for an inode mmap.
+  llvm::StringRef BuildID;
+};
+
+/// One branch stack entry at runtime addresses.
+struct PerfBranch {
+  uint64_t From = 0;
+  uint64_t To = 0;
+  bool Mispred = false;
+};
+
+class PerfAggregator {
+public:
+  /// A process's mappings of the binary at one moment.
+  using ViewID = uint32_t;
+
+  /// Samples counted at runtime addresses; owned by one thread at a time.
+  class RawCounts {
+  public:
+    /// Counts a branch stack, newest entry first, of a process with
+    /// \p View.
+    void addStack(ViewID View, llvm::ArrayRef<PerfBranch> Stack);
+    /// Counts an IP sample of a process with \p View.
+    void addSample(ViewID View, uint64_t IP);
+    /// A non-empty branch stack of a process known not to map the binary.
+    void skipStack(uint64_t Entries) {
+      HasBranches = true;
+      OtherBinary += Entries;
+    }
+    void merge(RawCounts &&Other);
+
+  private:
+    friend class PerfAggregator;
+    struct TraceKey {
+      uint64_t From, To, Previous;
+      ViewID View;
+      /// 1 when Previous (the next newer entry's source) is meaningful.
+      uint32_t HasPrevious;
+    };
+    struct TraceKeyInfo {
+      static TraceKey getEmptyKey() { return {0, 0, 0, ~0U, 0}; }
+      static TraceKey getTombstoneKey() { return {0, 0, 0, ~0U - 1, 0}; }
+      static unsigned getHashValue(const TraceKey &K);
+      static bool isEqual(const TraceKey &A, const TraceKey &B) {
+        return A.From == B.From && A.To == B.To && A.Previous == B.Previous &&
+               A.View == B.View && A.HasPrevious == B.HasPrevious;
+      }
+    };
+    struct Counts {
+      uint64_t Count = 0;
+      uint64_t Mispreds = 0;
+    };
+    llvm::DenseMap<TraceKey, Counts, TraceKeyInfo> Traces;
+    llvm::DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+    uint64_t OtherBinary = 0;
+    bool HasBranches = false;
+  };
+
+  PerfAggregator(const PerfBinary &Binary, PerfScriptOptions Options);
+  ~PerfAggregator();
+
+  /// Records the mapping if it maps the binary's code; fails on a build-id
+  /// mismatch or an mmap of the binary that maps none of its code.
+  llvm::Error mmap(const PerfMMap &M);
+  void fork(int32_t Child, int32_t Parent);
+  void exec(int32_t PID);
+  /// A sample of event \p Name was seen (perf script printed its line).
+  void event(llvm::StringRef Name);
+
+  /// The view of process \p PID now; a PID-less sample uses the mappings
+  /// of every process (PID-less text only).
+  ViewID view(std::optional<int32_t> PID);
+  /// True when samples of \p PID cannot be of the binary: it mapped it
+  /// elsewhere but not in this process.
+  bool mapsNothing(std::optional<int32_t> PID) const;
+
+  /// The counts of the samples read in order, on the caller's thread.
+  RawCounts &counts() { return Counts; }
+
+  /// Checks what an input as a whole must have, naming it \p Input: an
+  /// mmap of a PIE before its samples.
+  llvm::Error checkMapped(llvm::StringRef Input) const;
+
+  /// Merges \p Others into the counts and translates them; the counts
+  /// start empty again, the mappings stay.
+  BranchProfile finish(std::vector<RawCounts> Others = {});
+
+private:
+  struct Mapping {
+    uint64_t Start = 0;
+    uint64_t End = 0;
+    uint64_t VStart = 0;
+  };
+  using MappingList = llvm::SmallVector<Mapping, 1>;
+  struct View {
+    /// Null: the process has no mapping of the binary.
+    const MappingList *Maps = nullptr;
+    bool SawBinaryMapping = false;
+    /// Every process's mappings (samples without a PID): AllLists[All].
+    std::optional<uint32_t> All;
+  };
+
+  const MappingList *newList(MappingList L);
+  std::optional<uint64_t> translate(const View &V, uint64_t Runtime) const;
+  std::optional<uint64_t> check(uint64_t Address) const;
+
+  const PerfBinary &Binary;
+  PerfScriptOptions Options;
+  llvm::DenseMap<int32_t, const MappingList *> Processes;
+  /// Every mapping list ever made: views point into them.
+  std::vector<std::unique_ptr<MappingList>> Lists;
+  /// The views handed out; ViewID indexes it.
+  std::vector<View> Views;
+  llvm::DenseMap<std::pair<const MappingList *, unsigned>, ViewID> ViewIndex;
+  /// The view of PID-less samples, made anew after each mapping change.
+  std::optional<ViewID> AllView;
+  /// Snapshots of the whole table for PID-less views.
+  std::vector<std::vector<const MappingList *>> AllLists;
+  bool SawBinaryMapping = false;
+  bool SawSamples = false;
+  llvm::StringSet<> EventNames;
+  std::vector<std::string> Events;
+  RawCounts Counts;
+};
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_PERFAGGREGATOR_H

@@ -1,0 +1,331 @@
+//===- PerfAggregator.cpp - perf records to a BranchProfile ---------------===//
+//
+// PerfBinary, the mmap address rule, per-process mappings with immutable
+// views, and the two-step counting of samples (runtime records per view,
+// then each distinct one translated once).
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/PerfAggregator.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <tuple>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bbmap {
+
+namespace {
+
+template <class ELFT>
+Error readSegments(const ELFFile<ELFT> &File, PerfBinary &Binary) {
+  auto Headers = File.program_headers();
+  if (!Headers)
+    return Headers.takeError();
+  for (const typename ELFT::Phdr &H : *Headers)
+    if (H.p_type == ELF::PT_LOAD)
+      Binary.Segments.push_back({H.p_offset, H.p_vaddr, H.p_filesz, H.p_memsz,
+                                 (H.p_flags & ELF::PF_X) != 0});
+  return Error::success();
+}
+
+Error readSegments(const ELFObjectFileBase &Object, PerfBinary &Binary) {
+  if (const auto *O = dyn_cast<ELF32LEObjectFile>(&Object))
+    return readSegments(O->getELFFile(), Binary);
+  if (const auto *O = dyn_cast<ELF32BEObjectFile>(&Object))
+    return readSegments(O->getELFFile(), Binary);
+  if (const auto *O = dyn_cast<ELF64LEObjectFile>(&Object))
+    return readSegments(O->getELFFile(), Binary);
+  return readSegments(cast<ELF64BEObjectFile>(Object).getELFFile(), Binary);
+}
+
+/// Largest distance between the page offset of a mapping and the p_offset
+/// of the segment it maps: the largest page size Linux uses for code.
+constexpr uint64_t MaxPageSize = 0x10000;
+
+/// "Runtime - Start + VStart" must not land on DenseMap's reserved keys.
+constexpr uint64_t MaxAddress = ~uint64_t(0) - 2;
+
+Error recordError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+} // namespace
+
+Expected<PerfBinary> PerfBinary::create(const ELFObjectFileBase &File,
+                                        StringRef Path) {
+  auto Fail = [&](const Twine &Message) {
+    return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
+  };
+  uint16_t Type = File.getEType();
+  if (Type != ELF::ET_EXEC && Type != ELF::ET_DYN)
+    return Fail("not an ELF executable or shared object");
+  PerfBinary Binary;
+  Binary.Name = sys::path::filename(Path).str();
+  Binary.FixedAddress = Type == ELF::ET_EXEC;
+  if (Error E = readSegments(File, Binary))
+    return Fail(toString(std::move(E)));
+  if (Binary.Segments.empty())
+    return Fail("no PT_LOAD segment");
+  Binary.BuildID = toHex(getBuildID(&File), /*LowerCase=*/true);
+  return Binary;
+}
+
+bool PerfBinary::contains(uint64_t Address) const {
+  return any_of(Segments, [&](const LoadSegment &S) {
+    return Address >= S.VAddr && Address - S.VAddr < S.MemSize;
+  });
+}
+
+unsigned
+PerfAggregator::RawCounts::TraceKeyInfo::getHashValue(const TraceKey &K) {
+  uint64_t H = K.From * 0x9e3779b97f4a7c15ULL;
+  H ^= (K.To + (H << 6) + (H >> 2)) * 0xc2b2ae3d27d4eb4fULL;
+  H ^= (K.Previous + (H << 6) + (H >> 2)) * 0x165667b19e3779f9ULL;
+  H ^= uint64_t(K.View) << 1 | K.HasPrevious;
+  return unsigned(H ^ H >> 32);
+}
+
+void PerfAggregator::RawCounts::addStack(ViewID View,
+                                         ArrayRef<PerfBranch> Stack) {
+  HasBranches = true;
+  for (size_t I = 0; I < Stack.size(); ++I) {
+    const PerfBranch &B = Stack[I];
+    TraceKey K{B.From, B.To, I ? Stack[I - 1].From : 0, View, I != 0};
+    Counts &C = Traces[K];
+    ++C.Count;
+    C.Mispreds += B.Mispred;
+  }
+}
+
+void PerfAggregator::RawCounts::addSample(ViewID View, uint64_t IP) {
+  ++Samples[{View, IP}];
+}
+
+void PerfAggregator::RawCounts::merge(RawCounts &&Other) {
+  for (const auto &[K, C] : Other.Traces) {
+    Counts &Sum = Traces[K];
+    Sum.Count += C.Count;
+    Sum.Mispreds += C.Mispreds;
+  }
+  for (const auto &[K, N] : Other.Samples)
+    Samples[K] += N;
+  OtherBinary += Other.OtherBinary;
+  HasBranches |= Other.HasBranches;
+  Other = RawCounts();
+}
+
+PerfAggregator::PerfAggregator(const PerfBinary &Binary,
+                               PerfScriptOptions Options)
+    : Binary(Binary), Options(std::move(Options)) {
+  if (this->Options.BinaryName.empty())
+    this->Options.BinaryName = Binary.Name;
+}
+
+PerfAggregator::~PerfAggregator() = default;
+
+const PerfAggregator::MappingList *PerfAggregator::newList(MappingList L) {
+  Lists.push_back(std::make_unique<MappingList>(std::move(L)));
+  AllView.reset();
+  return Lists.back().get();
+}
+
+Error PerfAggregator::mmap(const PerfMMap &M) {
+  bool NameMatches = sys::path::filename(M.Path) == Options.BinaryName;
+  bool IDMatches = !M.BuildID.empty() && !Binary.BuildID.empty() &&
+                   M.BuildID.starts_with_insensitive(Binary.BuildID);
+  if (!NameMatches && !IDMatches)
+    return Error::success();
+  if (!IDMatches && !M.BuildID.empty() && !Binary.BuildID.empty() &&
+      !Options.IgnoreBuildID)
+    return recordError("build-id mismatch: " + M.Path + " ran with build-id " +
+                       M.BuildID + ", " + Binary.Name + " has " +
+                       Binary.BuildID);
+  if (!M.Executable || M.Length == 0 || M.Start + M.Length < M.Start)
+    return Error::success();
+
+  const LoadSegment *Best = nullptr;
+  for (const LoadSegment &S : Binary.Segments) {
+    if (S.Offset < M.PageOffset || S.Offset - M.PageOffset >= MaxPageSize ||
+        !S.Executable)
+      continue;
+    if (!Best || S.Offset < Best->Offset)
+      Best = &S;
+  }
+  if (!Best)
+    return recordError("mmap of " + M.Path + " at page offset 0x" +
+                       utohexstr(M.PageOffset) +
+                       " maps no executable segment of " + Binary.Name);
+  SawBinaryMapping = true;
+  MappingList L;
+  if (const MappingList *Old = Processes.lookup(M.PID))
+    L = *Old;
+  L.push_back(
+      {M.Start, M.Start + M.Length, M.PageOffset - Best->Offset + Best->VAddr});
+  Processes[M.PID] = newList(std::move(L));
+  return Error::success();
+}
+
+void PerfAggregator::fork(int32_t Child, int32_t Parent) {
+  if (Child == Parent)
+    return;
+  auto It = Processes.find(Parent);
+  if (It == Processes.end())
+    return;
+  // Lists never change, so the child shares its parent's.
+  Processes[Child] = It->second;
+  AllView.reset();
+}
+
+void PerfAggregator::exec(int32_t PID) {
+  if (Processes.erase(PID))
+    AllView.reset();
+}
+
+void PerfAggregator::event(StringRef Name) {
+  SawSamples = true;
+  if (!Name.empty() && EventNames.insert(Name).second)
+    Events.push_back(Name.str());
+}
+
+bool PerfAggregator::mapsNothing(std::optional<int32_t> PID) const {
+  return PID && SawBinaryMapping && !Processes.count(*PID);
+}
+
+PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
+  if (!PID) {
+    if (!AllView) {
+      std::vector<const MappingList *> All;
+      for (const auto &Entry : Processes)
+        All.push_back(Entry.second);
+      AllLists.push_back(std::move(All));
+      View V;
+      V.SawBinaryMapping = SawBinaryMapping;
+      V.All = AllLists.size() - 1;
+      Views.push_back(V);
+      AllView = Views.size() - 1;
+    }
+    return *AllView;
+  }
+  const MappingList *Maps = Processes.lookup(*PID);
+  auto [It, New] = ViewIndex.try_emplace({Maps, unsigned(SawBinaryMapping)}, 0);
+  if (New) {
+    View V;
+    V.Maps = Maps;
+    V.SawBinaryMapping = SawBinaryMapping;
+    Views.push_back(V);
+    It->second = Views.size() - 1;
+  }
+  return It->second;
+}
+
+std::optional<uint64_t> PerfAggregator::check(uint64_t Address) const {
+  if (Address < MaxAddress && Binary.contains(Address))
+    return Address;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> PerfAggregator::translate(const View &V,
+                                                  uint64_t Runtime) const {
+  auto Lookup = [&](const MappingList *List) -> std::optional<uint64_t> {
+    if (!List)
+      return std::nullopt;
+    for (const Mapping &M : *List)
+      if (Runtime >= M.Start && Runtime < M.End)
+        return check(Runtime - M.Start + M.VStart);
+    return std::nullopt;
+  };
+  if (!V.SawBinaryMapping)
+    return Binary.FixedAddress ? check(Runtime) : std::nullopt;
+  if (!V.All)
+    return Lookup(V.Maps);
+  for (const MappingList *List : AllLists[*V.All])
+    if (std::optional<uint64_t> Address = Lookup(List))
+      return Address;
+  return std::nullopt;
+}
+
+Error PerfAggregator::checkMapped(StringRef Input) const {
+  if (SawSamples && !SawBinaryMapping && !Binary.FixedAddress)
+    return createStringError(
+        inconvertibleErrorCode(),
+        Input + ": no mmap event of " + Options.BinaryName +
+            " came before its samples: print them with perf script "
+            "--show-mmap-events, or give the name the binary ran under");
+  return Error::success();
+}
+
+BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
+  for (RawCounts &O : Others)
+    Counts.merge(std::move(O));
+  BranchProfile Profile;
+  Profile.Events = std::move(Events);
+  Profile.HasBranches = Counts.HasBranches;
+  Profile.Skipped.OtherBinary = Counts.OtherBinary;
+
+  using Key = std::tuple<uint64_t, uint64_t, uint64_t, unsigned>;
+  DenseMap<Key, size_t> TraceIndex;
+  for (const auto &[K, C] : Counts.Traces) {
+    const View &V = Views[K.View];
+    std::optional<uint64_t> From = translate(V, K.From);
+    std::optional<uint64_t> To = translate(V, K.To);
+    if (!From && !To) {
+      Profile.Skipped.Outside += C.Count;
+      continue;
+    }
+    Trace T;
+    T.From = From.value_or(0);
+    T.To = To.value_or(0);
+    T.FromExternal = !From;
+    T.ToExternal = !To;
+    if (K.HasPrevious && To)
+      if (std::optional<uint64_t> End = translate(V, K.Previous)) {
+        T.Kind = TraceKind::BranchAndFallthrough;
+        T.FallthroughEnd = *End;
+      }
+    Key TK{T.From, T.To, T.FallthroughEnd,
+           unsigned(T.Kind) << 2 | unsigned(T.FromExternal) << 1 |
+               unsigned(T.ToExternal)};
+    auto [It, New] = TraceIndex.try_emplace(TK, Profile.Traces.size());
+    if (New)
+      Profile.Traces.push_back(T);
+    Trace &Sum = Profile.Traces[It->second];
+    Sum.Count += C.Count;
+    Sum.Mispreds += C.Mispreds;
+  }
+  DenseMap<uint64_t, size_t> SampleIndex;
+  for (const auto &[K, N] : Counts.Samples) {
+    std::optional<uint64_t> Address = translate(Views[K.first], K.second);
+    if (!Address) {
+      Profile.Skipped.OtherBinary += N;
+      continue;
+    }
+    auto [It, New] = SampleIndex.try_emplace(*Address, Profile.Samples.size());
+    if (New)
+      Profile.Samples.push_back({*Address, 0});
+    Profile.Samples[It->second].Count += N;
+  }
+  // Hash order is no order: sort, so that equal inputs give equal profiles.
+  llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
+    return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,
+                    A.ToExternal) < std::tie(B.From, B.To, B.FallthroughEnd,
+                                             B.Kind, B.FromExternal,
+                                             B.ToExternal);
+  });
+  llvm::sort(Profile.Samples, [](const Sample &A, const Sample &B) {
+    return A.Address < B.Address;
+  });
+  // The mappings stay: a later input may have samples of them.
+  Counts = RawCounts();
+  EventNames.clear();
+  Events.clear();
+  return Profile;
+}
+
+} // namespace bbmap

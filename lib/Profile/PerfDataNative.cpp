@@ -1,0 +1,371 @@
+//===- PerfDataNative.cpp - perf.data to a BranchProfile without perf -----===//
+//
+// One thread reads the records (PerfFile), puts them in perf's delivery
+// order (EventQueue), keeps the mappings (PerfAggregator) and cuts the
+// delivered samples into batches, each sample with the view of its
+// process at its delivery; the batches are counted on a thread pool into
+// per-worker RawCounts, which are summed at the end. Sums do not depend on
+// how samples were batched or which worker counted them, so the profile is
+// the same for every thread count. Memory holds the batches in flight, the
+// queue of about two rounds and one count per distinct record.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Perf/EventName.h"
+#include "bbmap/Perf/EventQueue.h"
+#include "bbmap/Perf/PerfFile.h"
+#include "bbmap/Perf/SampleDelivery.h"
+#include "bbmap/Profile/PerfAggregator.h"
+#include "bbmap/Profile/PerfDataReader.h"
+#include "bbmap/Support/ByteReader.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <condition_variable>
+#include <mutex>
+
+using namespace llvm;
+using namespace bbmap::perf;
+
+namespace bbmap {
+
+namespace {
+
+/// Samples per batch: enough to make a task worth its scheduling, few
+/// enough to keep every worker busy on small files too.
+constexpr size_t BatchSamples = 4096;
+
+/// One delivered sample to count: a branch stack (Count entries of 24
+/// bytes at Entries) or an IP.
+struct BatchItem {
+  const uint8_t *Entries = nullptr;
+  uint64_t IPOrCount = 0;
+  PerfAggregator::ViewID View = 0;
+  bool IsStack = false;
+};
+
+struct Batch {
+  std::vector<BatchItem> Items;
+  /// The stacks of samples from compressed data, whose bytes do not stay.
+  std::vector<std::unique_ptr<uint8_t[]>> Owned;
+};
+
+/// Counts one batch of samples at runtime addresses.
+void countBatch(const Batch &B, ByteOrder Order,
+                PerfAggregator::RawCounts &Counts) {
+  SmallVector<PerfBranch, 64> Stack;
+  for (const BatchItem &Item : B.Items) {
+    if (!Item.IsStack) {
+      Counts.addSample(Item.View, Item.IPOrCount);
+      continue;
+    }
+    Stack.resize(Item.IPOrCount);
+    const uint8_t *P = Item.Entries;
+    for (PerfBranch &E : Stack) {
+      E.From = Order.u64(P);
+      E.To = Order.u64(P + 8);
+      // perf script prints 'M' for a misprediction unless it was also
+      // marked predicted.
+      uint64_t Flags = Order.bitfield(Order.u64(P + 16));
+      E.Mispred = (Flags & 3) == 1;
+      P += 24;
+    }
+    Counts.addStack(Item.View, Stack);
+  }
+}
+
+/// Batches counted on a thread pool, at most two per worker in flight,
+/// into RawCounts of which each worker uses one at a time.
+class BatchCounter {
+public:
+  BatchCounter(unsigned Threads, ByteOrder Order) : Order(Order) {
+    if (Threads > 1)
+      Pool = std::make_unique<DefaultThreadPool>(hardware_concurrency(Threads));
+    MaxInFlight = 2 * std::max(1U, Threads);
+  }
+
+  void submit(Batch B) {
+    if (!Pool) {
+      if (Free.empty())
+        Free.emplace_back();
+      countBatch(B, Order, Free.back());
+      return;
+    }
+    auto Shared = std::make_shared<Batch>(std::move(B));
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Done.wait(Lock, [&] { return InFlight < MaxInFlight; });
+    ++InFlight;
+    Lock.unlock();
+    Pool->async([this, Shared] {
+      PerfAggregator::RawCounts Counts = take();
+      countBatch(*Shared, Order, Counts);
+      std::lock_guard<std::mutex> Guard(Mutex);
+      Free.push_back(std::move(Counts));
+      --InFlight;
+      Done.notify_all();
+    });
+  }
+
+  /// Waits for every batch; the counts, in no particular order.
+  std::vector<PerfAggregator::RawCounts> finish() {
+    if (Pool)
+      Pool->wait();
+    return std::move(Free);
+  }
+
+private:
+  PerfAggregator::RawCounts take() {
+    std::lock_guard<std::mutex> Guard(Mutex);
+    if (Free.empty())
+      return {};
+    PerfAggregator::RawCounts C = std::move(Free.back());
+    Free.pop_back();
+    return C;
+  }
+
+  ByteOrder Order;
+  std::unique_ptr<DefaultThreadPool> Pool;
+  std::mutex Mutex;
+  std::condition_variable Done;
+  unsigned InFlight = 0;
+  unsigned MaxInFlight = 1;
+  std::vector<PerfAggregator::RawCounts> Free;
+};
+
+/// What a native read needs while records are delivered.
+class NativeReader {
+public:
+  NativeReader(PerfFile &File, PerfAggregator &Aggregator, unsigned Threads)
+      : File(File), Aggregator(Aggregator), Delivery(File),
+        Counter(Threads, File.order()) {}
+
+  Error read() {
+    auto Deliver = [&](const Record &R) { return deliver(R); };
+    if (Error E = File.forEachRecord([&](const Record &R) -> Error {
+          if (R.Type == record::FinishedRound)
+            return Queue.finishRound(Deliver);
+          if (R.Type >= record::UserTypeStart)
+            return checkBranchesDecided(R);
+          if (!Decided)
+            decideBranches();
+          Expected<uint64_t> Time = File.timestamp(R);
+          if (!Time)
+            return Time.takeError();
+          return Queue.push(R, *Time, R.Compressed, Deliver);
+        }))
+      return E;
+    if (Error E = Queue.finish(Deliver))
+      return E;
+    if (!Current.Items.empty())
+      Counter.submit(std::move(Current));
+    return Error::success();
+  }
+
+  bool branches() const { return Branches; }
+  std::vector<PerfAggregator::RawCounts> takeCounts() {
+    return Counter.finish();
+  }
+
+private:
+  /// perf script prints branch stacks when any event records them; the
+  /// events are known once the first record of the kernel's comes.
+  void decideBranches() {
+    Decided = true;
+    for (const std::unique_ptr<Event> &E : File.events())
+      Branches |= E->Attr.has(sample::BranchStack);
+  }
+  Error checkBranchesDecided(const Record &R) {
+    if (R.Type != record::HeaderAttr || !Decided || Branches ||
+        !File.events().back()->Attr.has(sample::BranchStack))
+      return Error::success();
+    return decodeError(R.Offset, "an event with branch stacks is defined "
+                                 "after samples were read as IP samples");
+  }
+
+  Error deliver(const Record &R);
+  Error deliverSample(const Record &R);
+  const std::string &nameOf(const Event &E) {
+    auto [It, New] = Names.try_emplace(&E);
+    if (New)
+      It->second = eventName(E);
+    return It->second;
+  }
+
+  PerfFile &File;
+  PerfAggregator &Aggregator;
+  EventQueue Queue;
+  SampleDelivery Delivery;
+  BatchCounter Counter;
+  Batch Current;
+  bool Decided = false;
+  bool Branches = false;
+  DenseMap<const Event *, std::string> Names;
+  SmallVector<const Event *, 4> DeliveredAs;
+};
+
+Error NativeReader::deliver(const Record &R) {
+  auto Fail = [&](Error E) {
+    return decodeError(R.Offset, toString(std::move(E)));
+  };
+  switch (R.Type) {
+  case record::Sample:
+    return deliverSample(R);
+  case record::MMap:
+  case record::MMap2: {
+    MMapEvent M;
+    if (Error E = File.decodeMMap(R, M))
+      return E;
+    std::string BuildID = toHex(M.BuildID, /*LowerCase=*/true);
+    PerfMMap PM;
+    PM.PID = M.PID;
+    PM.Start = M.Start;
+    PM.Length = M.Length;
+    PM.PageOffset = M.PageOffset;
+    PM.Executable = M.Executable;
+    PM.Path = M.FileName;
+    PM.BuildID = BuildID;
+    if (Error E = Aggregator.mmap(PM))
+      return Fail(std::move(E));
+    return Error::success();
+  }
+  case record::Fork: {
+    TaskEvent T;
+    if (Error E = File.decodeTask(R, T))
+      return E;
+    Aggregator.fork(T.PID, T.PPID);
+    return Error::success();
+  }
+  case record::Comm: {
+    CommEvent C;
+    if (Error E = File.decodeComm(R, C))
+      return E;
+    if (C.Exec)
+      Aggregator.exec(C.PID);
+    return Error::success();
+  }
+  default:
+    return Error::success();
+  }
+}
+
+Error NativeReader::deliverSample(const Record &R) {
+  const Event *E = File.eventOf(R);
+  if (!E)
+    return decodeError(R.Offset, "sample names an event ID no attr has");
+  perf::Sample S;
+  if (Error Err = File.decodeSample(R, *E, S))
+    return Err;
+  Delivery.deliver(S, DeliveredAs);
+  for (const Event *As : DeliveredAs) {
+    Aggregator.event(nameOf(*As));
+    std::optional<int32_t> PID;
+    if (As->Attr.has(sample::TID))
+      PID = S.PID;
+    BatchItem Item;
+    if (Branches) {
+      if (!As->Attr.has(sample::BranchStack) || !S.BranchCount)
+        continue;
+      if (Aggregator.mapsNothing(PID)) {
+        Aggregator.counts().skipStack(S.BranchCount);
+        continue;
+      }
+      Item.IsStack = true;
+      Item.IPOrCount = S.BranchCount;
+      Item.Entries = S.Branches;
+      if (R.Compressed) {
+        size_t Size = 24 * S.BranchCount;
+        Current.Owned.emplace_back(new uint8_t[Size]);
+        std::copy_n(S.Branches, Size, Current.Owned.back().get());
+        Item.Entries = Current.Owned.back().get();
+      }
+    } else {
+      if (!As->Attr.has(sample::IP))
+        continue;
+      Item.IPOrCount = S.IP;
+    }
+    Item.View = Aggregator.view(PID);
+    Current.Items.push_back(Item);
+  }
+  if (Current.Items.size() >= BatchSamples) {
+    Counter.submit(std::move(Current));
+    Current = Batch();
+  }
+  return Error::success();
+}
+
+/// The build IDs `perf buildid-list` would list: the BUILD_ID feature's,
+/// or without one (and in a pipe) those of HEADER_BUILD_ID and MMAP2
+/// records.
+Expected<std::vector<RecordedBuildID>> listBuildIDs(MemoryBufferRef Buffer,
+                                                    const PerfFile &File) {
+  std::vector<RecordedBuildID> IDs;
+  if (File.hasBuildIDFeature()) {
+    for (const BuildIDEntry &B : File.buildIDs())
+      IDs.push_back({B.ID, B.Path});
+    return IDs;
+  }
+  Expected<std::unique_ptr<PerfFile>> Scan = PerfFile::create(Buffer);
+  if (!Scan)
+    return Scan.takeError();
+  if (Error E = (*Scan)->forEachRecord([&](const Record &R) -> Error {
+        if (R.Type != record::MMap2 || !(R.Misc & misc::MMapBuildID))
+          return Error::success();
+        MMapEvent M;
+        if (Error E = (*Scan)->decodeMMap(R, M))
+          return E;
+        IDs.push_back({toHex(M.BuildID, /*LowerCase=*/true), M.FileName.str()});
+        return Error::success();
+      }))
+    return E;
+  for (const BuildIDEntry &B : (*Scan)->buildIDs())
+    IDs.push_back({B.ID, B.Path});
+  return IDs;
+}
+
+} // namespace
+
+Expected<BranchProfile> readPerfDataNatively(StringRef PerfData,
+                                             const PerfBinary &Binary,
+                                             const PerfDataOptions &Options) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(PerfData, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), Buffer.getError().message());
+  MemoryBufferRef Ref = (*Buffer)->getMemBufferRef();
+  Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(Ref);
+  if (!File)
+    return File.takeError();
+
+  PerfScriptOptions ScriptOptions;
+  ScriptOptions.BinaryName =
+      Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
+  ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
+  Expected<std::vector<RecordedBuildID>> IDs = listBuildIDs(Ref, **File);
+  if (!IDs)
+    return IDs.takeError();
+  Expected<std::string> RecordedName = checkRecordedBuildID(
+      *IDs, Binary, ScriptOptions.BinaryName, Options.IgnoreBuildID);
+  if (!RecordedName)
+    return RecordedName.takeError();
+  if (!RecordedName->empty() && Options.BinaryName.empty())
+    ScriptOptions.BinaryName = *RecordedName;
+
+  unsigned Threads = Options.Threads
+                         ? Options.Threads
+                         : hardware_concurrency().compute_thread_count();
+  PerfAggregator Aggregator(Binary, ScriptOptions);
+  NativeReader Reader(**File, Aggregator, Threads);
+  Error E = Reader.read();
+  std::vector<PerfAggregator::RawCounts> Counts = Reader.takeCounts();
+  if (E)
+    return E;
+  if (Error E = Aggregator.checkMapped(PerfData))
+    return E;
+  BranchProfile Profile = Aggregator.finish(std::move(Counts));
+  Profile.HasBranches = Reader.branches();
+  return Profile;
+}
+
+} // namespace bbmap
