@@ -75,6 +75,20 @@ uint64_t ByteOrder::bitfield(uint64_t V) const {
   return Little ? V : reverseBits(V);
 }
 
+uint64_t ByteOrder::branchFlags(uint64_t V) const {
+  if (Little)
+    return V;
+  // mispred, predicted, in_tx, abort, cycles, type, spec, new_type, priv,
+  // reserved.
+  static constexpr unsigned Fields[][2] = {{0, 1},  {1, 1},  {2, 1},  {3, 1},
+                                           {4, 16}, {20, 4}, {24, 2}, {26, 4},
+                                           {30, 3}, {33, 31}};
+  uint64_t Out = 0;
+  for (const auto &[Pos, Size] : Fields)
+    Out |= (V >> (64 - Pos - Size) & maskTrailingOnes<uint64_t>(Size)) << Pos;
+  return Out;
+}
+
 BranchFlags BranchEntry::flags() const {
   BranchFlags F;
   F.Mispred = Flags & 1;

@@ -67,7 +67,7 @@ void countBatch(const Batch &B, ByteOrder Order,
       E.To = Order.u64(P + 8);
       // perf script prints 'M' for a misprediction unless it was also
       // marked predicted.
-      uint64_t Flags = Order.bitfield(Order.u64(P + 16));
+      uint64_t Flags = Order.branchFlags(Order.u64(P + 16));
       E.Mispred = (Flags & 3) == 1;
       P += 24;
     }

@@ -16,6 +16,7 @@
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,7 +44,8 @@ class PerfScriptPrinter {
 public:
   PerfScriptPrinter(PerfFile &File, const PerfDataPrintOptions &Opts,
                     raw_ostream &OS)
-      : File(File), Opts(Opts), OS(OS), Delivery(File) {}
+      : File(File), Opts(Opts), OS(OS), Delivery(File),
+        PipeSwapQuirk(File.isPipe() && !File.order().Little) {}
 
   Error print() {
     auto Deliver = [&](const Record &R) { return deliver(R); };
@@ -74,6 +76,10 @@ private:
   EventQueue Queue;
   SampleDelivery Delivery;
   SmallVector<const Event *, 4> DeliveredAs;
+  /// perf 6.1 reads a pipe of the other byte order with its events'
+  /// needs_swap unset: each u32 pair (pid/tid) comes out in the wrong
+  /// halves and branch flags keep their big-endian places.
+  bool PipeSwapQuirk;
   /// perf's name_width: the longest event name, taken at the first sample.
   size_t NameWidth = 0;
   DenseMap<const Event *, std::string> Names;
@@ -95,7 +101,7 @@ void PerfScriptPrinter::printStart(const Event &E, int32_t PID) {
 
 void PerfScriptPrinter::printSample(const Sample &S) {
   const Event &E = *S.Ev;
-  printStart(E, S.PID);
+  printStart(E, PipeSwapQuirk ? S.TID : S.PID);
   if (!NameWidth)
     for (const std::unique_ptr<Event> &Ev : File.events())
       NameWidth = std::max(NameWidth, nameOf(*Ev).size());
@@ -113,6 +119,8 @@ void PerfScriptPrinter::printSample(const Sample &S) {
 void PerfScriptPrinter::printBranches(const Sample &S) {
   for (uint64_t I = 0; I < S.BranchCount; ++I) {
     BranchEntry B = S.branch(I);
+    if (PipeSwapQuirk)
+      B.Flags = File.order().u64(S.Branches + 24 * I + 16);
     BranchFlags F = B.flags();
     char Pred = !(F.Mispred || F.Predicted) ? '-' : F.Predicted ? 'P' : 'M';
     const char *Type = F.Type == 0 ? ""
@@ -153,7 +161,9 @@ Error PerfScriptPrinter::deliver(const Record &R) {
   // perf script takes the record's own pid where there is no trailer.
   auto Start = [&](int32_t PID) {
     if (E)
-      printStart(*E, E->Attr.sampleIDAll() ? ID.PID : PID);
+      printStart(*E, !E->Attr.sampleIDAll() ? PID
+                     : PipeSwapQuirk        ? ID.TID
+                                            : ID.PID);
   };
   if (MMap) {
     MMapEvent M;
@@ -172,9 +182,16 @@ Error PerfScriptPrinter::deliver(const Record &R) {
     else
       OS << format(" %02x:%02x %" PRIu64 " %" PRIu64, M.Major, M.Minor, M.Inode,
                    M.InodeGeneration);
-    OS << "]: " << (M.Prot & 1 ? 'r' : '-') << (M.Prot & 2 ? 'w' : '-')
-       << (M.Prot & 4 ? 'x' : '-') << (M.MapFlags & 1 ? 's' : 'p') << ' '
-       << M.FileName << '\n';
+    // perf 6.1 does not swap prot and flags of a file of the other byte
+    // order.
+    uint32_t Prot = M.Prot, Flags = M.MapFlags;
+    if (!File.order().Little) {
+      Prot = byteswap(Prot);
+      Flags = byteswap(Flags);
+    }
+    OS << "]: " << (Prot & 1 ? 'r' : '-') << (Prot & 2 ? 'w' : '-')
+       << (Prot & 4 ? 'x' : '-') << (Flags & 1 ? 's' : 'p') << ' ' << M.FileName
+       << '\n';
     return Error::success();
   }
   if (R.Type == record::Comm) {

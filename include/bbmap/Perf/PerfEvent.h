@@ -89,9 +89,14 @@ struct ByteOrder {
     return Little ? llvm::support::endian::read16le(P)
                   : llvm::support::endian::read16be(P);
   }
-  /// A u64 bit field numbered as on a little-endian host: a big-endian
-  /// compiler allocates bit fields from the most significant bit.
+  /// perf_event_attr's flags numbered as on a little-endian host: a
+  /// big-endian compiler allocates bit fields from the most significant
+  /// bit (perf reverses all 64 bits, right for its one-bit fields).
   uint64_t bitfield(uint64_t V) const;
+  /// A branch entry's flags numbered as on a little-endian host: each
+  /// field moved from its big-endian place, its bits kept in order (perf's
+  /// evsel__bitfield_swap_branch_flags).
+  uint64_t branchFlags(uint64_t V) const;
 };
 
 /// perf's branch_flags bit field, unpacked.
@@ -145,7 +150,8 @@ struct Sample {
 
   BranchEntry branch(uint64_t I) const {
     const uint8_t *P = Branches + 24 * I;
-    return {Order.u64(P), Order.u64(P + 8), Order.bitfield(Order.u64(P + 16))};
+    return {Order.u64(P), Order.u64(P + 8),
+            Order.branchFlags(Order.u64(P + 16))};
   }
 };
 
