@@ -64,6 +64,9 @@ subs = [
     ('%exact-trace', os.path.join(tools, 'exact-trace')),
     ('%fdata-diff', '%s %s' % (py, os.path.join(tools, 'fdata-diff.py'))),
     ('%yaml-compare', '%s %s' % (py, os.path.join(tools, 'yaml-compare.py'))),
+    ('%perf-data-gen', '%s %s' % (py, os.path.join(tools, 'perf-data-gen.py'))),
+    ('%perf-malformed', '%s %s' % (py, os.path.join(tools,
+                                                   'perf-malformed.py'))),
     # test/install: installs and packages this build tree and builds
     # examples/consumer.
     ('%cmake', config.cmake),
@@ -116,6 +119,11 @@ if perf:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if probe.returncode == 0:
             config.available_features.add('perf-record')
+    # perf-6.1: the perf script the perf.data tests compare with.
+    version = subprocess.run([perf, '--version'], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True).stdout
+    if version.startswith('perf version 6.1.'):
+        config.available_features.add('perf-6.1')
 if shutil.which('llvm-bat-dump-16'):
     config.available_features.add('bat-dump-16')
 subs.append(('%bat-check', '%s %s' % (py, os.path.join(tools, 'bat-check.py'))))

@@ -150,6 +150,10 @@ Expected<std::string> findPerf(StringRef Explicit) {
     if (std::optional<std::string> Env = sys::Process::GetEnv(PerfEnvironment))
       Path = *Env;
   if (!Path.empty()) {
+    // A bare name is looked up on PATH, as a shell would.
+    if (!StringRef(Path).contains('/'))
+      if (ErrorOr<std::string> Found = sys::findProgramByName(Path))
+        Path = *Found;
     if (!sys::fs::can_execute(Path))
       return makeError("perf not found: " + Path + " is not executable");
     return Path;

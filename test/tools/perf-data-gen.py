@@ -13,8 +13,9 @@ branch stack is a chain of branches that really followed each other: the
 branch of a run (SOURCE -> TARGET) is followed by the branch of a run that
 starts at TARGET. Chains take the run with the most executions left, so a
 long enough file covers the trace in proportion to its counts; the newest
-branch comes first, as perf writes them. Branches outside BINARY (in the C
-library, the dynamic loader) stay in the stacks, as on real hardware.
+branch comes first, as perf writes them. Chains start in BINARY; branches
+outside it (in the C library, the dynamic loader) stay in the
+stacks, as on real hardware.
 
 The file has one event, `cycles:u` (PERF_TYPE_HARDWARE, sample_type
 IP|TID|TIME|PERIOD|BRANCH_STACK, branch_sample_type ANY|USER, with
@@ -145,10 +146,12 @@ class Writer:
         return self.record(rtype, MISC_USER | MISC_BUILD_ID_SIZE, body)
 
 
-def chains(triples, depth, count):
+def chains(triples, depth, count, inside):
     """COUNT branch stacks of DEPTH entries (oldest first), each a chain of
     runs that follow each other, taking runs with the most executions left
-    first."""
+    first. Chains start at runs for which INSIDE(address) holds (the
+    profiled binary's), so that a hot loop elsewhere does not take every
+    sample."""
     by_start = {}
     left = {}
     for a, s, t, n in triples:
@@ -158,16 +161,18 @@ def chains(triples, depth, count):
         left[(a, s, t)] = n
     for runs in by_start.values():
         runs.sort()
-    order = sorted(left, key=lambda k: (-left[k], k))
+    order = sorted((k for k in left if inside(k[0])),
+                   key=lambda k: (-left[k], k)) or \
+        sorted(left, key=lambda k: (-left[k], k))
     start = 0
     for _ in range(count):
         # Start where the most executions are left.
         while start < len(order) and left[order[start]] <= 0:
             start += 1
         if start == len(order):
-            for k in left:
+            for k in order:
                 left[k] = 1
-            order = sorted(left)
+            order.sort()
             start = 0
         a = order[start][0]
         stack = []
@@ -263,10 +268,11 @@ def main():
 
     def stacks():
         limit = args.unique if args.unique else args.samples
-        made = list(chains(triples, args.depth, limit)) if args.unique \
-            else None
+        inside = lambda a: elf.in_exec(a - bias)
+        made = list(chains(triples, args.depth, limit, inside)) \
+            if args.unique else None
         if made is None:
-            yield from chains(triples, args.depth, limit)
+            yield from chains(triples, args.depth, limit, inside)
             return
         i = 0
         while True:

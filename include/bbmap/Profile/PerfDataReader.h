@@ -53,7 +53,8 @@ struct PerfDataOptions {
   bool IgnoreBuildID = false;
 };
 
-/// The perf executable: Explicit if not empty, else $BBMAP_PERF if set,
+/// The perf executable: Explicit if not empty (a name without a slash is
+/// looked up on PATH), else $BBMAP_PERF if set,
 /// else perf on PATH.
 llvm::Expected<std::string> findPerf(llvm::StringRef Explicit);
 
