@@ -11,7 +11,8 @@
 # and OUT_DIR/fuzz-bb-addr-map (the map sections of those files, prefixed
 # with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
 # descriptors written by BOLT 16 and 22) and OUT_DIR/fuzz-instrprof-raw
-# (raw profiles of test/instrprof, byte-swapped and malformed copies); the
+# (raw profiles of test/instrprof, byte-swapped and malformed copies) and
+# OUT_DIR/fuzz-perf-data (test/perf's perf.data files and variants); the
 # hand-written seeds of the text readers are copied from
 # fuzz/seeds/<target>/.
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
@@ -177,6 +178,15 @@ done
 python3 "$root/test/tools/profdata.py" vtable-names zlib \
   "$ipin/calls-22.profdata" "$ip/vtable-names" _ZTV1A _ZTV1B
 cp "$ipin"/fuzz-crashes/indexed-* "$ip"/
+# fuzz-perf-data: the recorded and generated perf.data files of test/perf
+# and their cut and corrupted variants.
+perf=$out/fuzz-perf-data
+mkdir -p "$perf"
+cp "$root"/test/perf/Inputs/recorded/*.data "$root"/test/perf/Inputs/generated/*.data "$perf"/
+python3 "$root/test/tools/perf-malformed.py" --write-only --out "$perf" \
+  "$root"/test/perf/Inputs/recorded/{plain,pipe-zstd,group-read}.data \
+  "$root"/test/perf/Inputs/generated/*.data
+
 # Hand-written seeds of the text-format readers: fuzz/seeds/<target>/.
 for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"

@@ -333,7 +333,13 @@ Expected<BranchProfile> readPerfDataNatively(StringRef PerfData,
                                    /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createStringError(Buffer.getError(), Buffer.getError().message());
-  MemoryBufferRef Ref = (*Buffer)->getMemBufferRef();
+  return readPerfDataBuffer((*Buffer)->getMemBufferRef(), Binary, Options);
+}
+
+Expected<BranchProfile> readPerfDataBuffer(MemoryBufferRef Ref,
+                                           const PerfBinary &Binary,
+                                           const PerfDataOptions &Options) {
+  StringRef PerfData = Ref.getBufferIdentifier();
   Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(Ref);
   if (!File)
     return File.takeError();

@@ -214,6 +214,14 @@ Error PerfScriptPrinter::deliver(const Record &R) {
 
 } // namespace
 
+Error printPerfScript(MemoryBufferRef Buffer, const PerfDataPrintOptions &Opts,
+                      raw_ostream &OS) {
+  Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(Buffer);
+  if (!File)
+    return File.takeError();
+  return PerfScriptPrinter(**File, Opts, OS).print();
+}
+
 int runPerfData(ArrayRef<std::string> Files, const PerfDataPrintOptions &Opts,
                 Diagnostics &Diag) {
   for (const std::string &Path : Files) {
@@ -224,14 +232,7 @@ int runPerfData(ArrayRef<std::string> Files, const PerfDataPrintOptions &Opts,
       Diag.error(Path, Buffer.getError().message());
       continue;
     }
-    Expected<std::unique_ptr<PerfFile>> File =
-        PerfFile::create((*Buffer)->getMemBufferRef());
-    if (!File) {
-      Diag.error(Path, toString(File.takeError()));
-      continue;
-    }
-    PerfScriptPrinter Printer(**File, Opts, outs());
-    if (Error E = Printer.print())
+    if (Error E = printPerfScript((*Buffer)->getMemBufferRef(), Opts, outs()))
       Diag.error(Path, toString(std::move(E)));
   }
   outs().flush();

@@ -13,6 +13,9 @@
 
 #include "bbmap/Support/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace bbmap {
@@ -21,6 +24,12 @@ struct PerfDataPrintOptions {
   /// -F pid,event,brstack instead of -F pid,event,ip.
   bool BranchStack = false;
 };
+
+/// Prints one perf.data file in memory to \p OS; stops at the first error,
+/// after the text of the records before it.
+llvm::Error printPerfScript(llvm::MemoryBufferRef File,
+                            const PerfDataPrintOptions &Opts,
+                            llvm::raw_ostream &OS);
 
 /// Prints each file; returns the exit status (1 if any file failed).
 int runPerfData(llvm::ArrayRef<std::string> Files,

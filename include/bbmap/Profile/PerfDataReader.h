@@ -27,6 +27,7 @@
 #include "bbmap/Profile/PerfScriptReader.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 #include <string>
 
 namespace bbmap {
@@ -76,6 +77,11 @@ checkRecordedBuildID(llvm::ArrayRef<RecordedBuildID> Listed,
 llvm::Expected<BranchProfile>
 readPerfDataNatively(llvm::StringRef PerfData, const PerfBinary &Binary,
                      const PerfDataOptions &Options);
+
+/// As readPerfDataNatively, for a perf.data file in memory.
+llvm::Expected<BranchProfile>
+readPerfDataBuffer(llvm::MemoryBufferRef PerfData, const PerfBinary &Binary,
+                   const PerfDataOptions &Options);
 
 /// Reads the samples of Binary in the perf.data file PerfData.
 ///
