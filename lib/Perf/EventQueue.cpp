@@ -57,4 +57,12 @@ Error EventQueue::finishRound(Deliver D) {
 
 Error EventQueue::finish(Deliver D) { return flush(~0ULL, D); }
 
+uint64_t EventQueue::oldestOffset() const {
+  uint64_t Oldest = ~0ULL;
+  for (const Entry &E : Queue)
+    if (!E.Copy)
+      Oldest = std::min(Oldest, E.R.Offset);
+  return Oldest;
+}
+
 } // namespace bbmap::perf

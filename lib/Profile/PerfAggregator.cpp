@@ -83,42 +83,35 @@ bool PerfBinary::contains(uint64_t Address) const {
   });
 }
 
-unsigned
-PerfAggregator::RawCounts::TraceKeyInfo::getHashValue(const TraceKey &K) {
-  uint64_t H = K.From * 0x9e3779b97f4a7c15ULL;
-  H ^= (K.To + (H << 6) + (H >> 2)) * 0xc2b2ae3d27d4eb4fULL;
-  H ^= (K.Previous + (H << 6) + (H >> 2)) * 0x165667b19e3779f9ULL;
-  H ^= uint64_t(K.View) << 1 | K.HasPrevious;
-  return unsigned(H ^ H >> 32);
+unsigned PerfAggregator::RawCounts::BranchInfo::getHashValue(const Branch &B) {
+  uint64_t H = B.From * 0x9e3779b97f4a7c15ULL;
+  H = (H ^ (H >> 29) ^ B.To) * 0xbf58476d1ce4e5b9ULL;
+  H = (H ^ (H >> 31) ^ B.View) * 0x94d049bb133111ebULL;
+  return unsigned(H ^ (H >> 32));
+}
+
+uint32_t PerfAggregator::RawCounts::number(const Branch &B) {
+  auto [It, New] = BranchNumbers.try_emplace(B, Branches.size());
+  if (New)
+    Branches.push_back(B);
+  return It->second;
 }
 
 void PerfAggregator::RawCounts::addStack(ViewID View,
                                          ArrayRef<PerfBranch> Stack) {
   HasBranches = true;
-  for (size_t I = 0; I < Stack.size(); ++I) {
-    const PerfBranch &B = Stack[I];
-    TraceKey K{B.From, B.To, I ? Stack[I - 1].From : 0, View, I != 0};
-    Counts &C = Traces[K];
+  uint64_t Newer = Newest;
+  for (const PerfBranch &B : Stack) {
+    uint32_t N = number({B.From, B.To, View});
+    Counts &C = Pairs[Newer << 32 | N];
     ++C.Count;
     C.Mispreds += B.Mispred;
+    Newer = N;
   }
 }
 
 void PerfAggregator::RawCounts::addSample(ViewID View, uint64_t IP) {
   ++Samples[{View, IP}];
-}
-
-void PerfAggregator::RawCounts::merge(RawCounts &&Other) {
-  for (const auto &[K, C] : Other.Traces) {
-    Counts &Sum = Traces[K];
-    Sum.Count += C.Count;
-    Sum.Mispreds += C.Mispreds;
-  }
-  for (const auto &[K, N] : Other.Samples)
-    Samples[K] += N;
-  OtherBinary += Other.OtherBinary;
-  HasBranches |= Other.HasBranches;
-  Other = RawCounts();
 }
 
 PerfAggregator::PerfAggregator(const PerfBinary &Binary,
@@ -133,6 +126,7 @@ PerfAggregator::~PerfAggregator() = default;
 const PerfAggregator::MappingList *PerfAggregator::newList(MappingList L) {
   Lists.push_back(std::make_unique<MappingList>(std::move(L)));
   AllView.reset();
+  LastView.reset();
   return Lists.back().get();
 }
 
@@ -181,11 +175,14 @@ void PerfAggregator::fork(int32_t Child, int32_t Parent) {
   // Lists never change, so the child shares its parent's.
   Processes[Child] = It->second;
   AllView.reset();
+  LastView.reset();
 }
 
 void PerfAggregator::exec(int32_t PID) {
-  if (Processes.erase(PID))
+  if (Processes.erase(PID)) {
     AllView.reset();
+    LastView.reset();
+  }
 }
 
 void PerfAggregator::event(StringRef Name) {
@@ -213,6 +210,8 @@ PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
     }
     return *AllView;
   }
+  if (LastView && LastView->first == *PID)
+    return LastView->second;
   const MappingList *Maps = Processes.lookup(*PID);
   auto [It, New] = ViewIndex.try_emplace({Maps, unsigned(SawBinaryMapping)}, 0);
   if (New) {
@@ -222,6 +221,7 @@ PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
     Views.push_back(V);
     It->second = Views.size() - 1;
   }
+  LastView = {*PID, It->second};
   return It->second;
 }
 
@@ -262,45 +262,51 @@ Error PerfAggregator::checkMapped(StringRef Input) const {
 }
 
 BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
-  for (RawCounts &O : Others)
-    Counts.merge(std::move(O));
+  Others.push_back(std::move(Counts));
   BranchProfile Profile;
   Profile.Events = std::move(Events);
-  Profile.HasBranches = Counts.HasBranches;
-  Profile.Skipped.OtherBinary = Counts.OtherBinary;
-
   using Key = std::tuple<uint64_t, uint64_t, uint64_t, unsigned>;
   DenseMap<Key, size_t> TraceIndex;
-  for (const auto &[K, C] : Counts.Traces) {
-    const View &V = Views[K.View];
-    std::optional<uint64_t> From = translate(V, K.From);
-    std::optional<uint64_t> To = translate(V, K.To);
-    if (!From && !To) {
-      Profile.Skipped.Outside += C.Count;
-      continue;
-    }
-    Trace T;
-    T.From = From.value_or(0);
-    T.To = To.value_or(0);
-    T.FromExternal = !From;
-    T.ToExternal = !To;
-    if (K.HasPrevious && To)
-      if (std::optional<uint64_t> End = translate(V, K.Previous)) {
-        T.Kind = TraceKind::BranchAndFallthrough;
-        T.FallthroughEnd = *End;
+  DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+  for (RawCounts &C : Others) {
+    Profile.HasBranches |= C.HasBranches;
+    Profile.Skipped.OtherBinary += C.OtherBinary;
+    for (const auto &[K, N] : C.Samples)
+      Samples[K] += N;
+    for (const auto &[PairKey, Sum] : C.Pairs) {
+      const RawCounts::Branch &B = C.Branches[uint32_t(PairKey)];
+      uint32_t Newer = PairKey >> 32;
+      const View &V = Views[B.View];
+      std::optional<uint64_t> From = translate(V, B.From);
+      std::optional<uint64_t> To = translate(V, B.To);
+      if (!From && !To) {
+        Profile.Skipped.Outside += Sum.Count;
+        continue;
       }
-    Key TK{T.From, T.To, T.FallthroughEnd,
-           unsigned(T.Kind) << 2 | unsigned(T.FromExternal) << 1 |
-               unsigned(T.ToExternal)};
-    auto [It, New] = TraceIndex.try_emplace(TK, Profile.Traces.size());
-    if (New)
-      Profile.Traces.push_back(T);
-    Trace &Sum = Profile.Traces[It->second];
-    Sum.Count += C.Count;
-    Sum.Mispreds += C.Mispreds;
+      Trace T;
+      T.From = From.value_or(0);
+      T.To = To.value_or(0);
+      T.FromExternal = !From;
+      T.ToExternal = !To;
+      if (Newer != RawCounts::Newest && To)
+        if (std::optional<uint64_t> End =
+                translate(V, C.Branches[Newer].From)) {
+          T.Kind = TraceKind::BranchAndFallthrough;
+          T.FallthroughEnd = *End;
+        }
+      Key TK{T.From, T.To, T.FallthroughEnd,
+             unsigned(T.Kind) << 2 | unsigned(T.FromExternal) << 1 |
+                 unsigned(T.ToExternal)};
+      auto [It, New] = TraceIndex.try_emplace(TK, Profile.Traces.size());
+      if (New)
+        Profile.Traces.push_back(T);
+      Trace &Total = Profile.Traces[It->second];
+      Total.Count += Sum.Count;
+      Total.Mispreds += Sum.Mispreds;
+    }
   }
   DenseMap<uint64_t, size_t> SampleIndex;
-  for (const auto &[K, N] : Counts.Samples) {
+  for (const auto &[K, N] : Samples) {
     std::optional<uint64_t> Address = translate(Views[K.first], K.second);
     if (!Address) {
       Profile.Skipped.OtherBinary += N;

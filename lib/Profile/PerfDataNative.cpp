@@ -18,12 +18,17 @@
 #include "bbmap/Profile/PerfAggregator.h"
 #include "bbmap/Profile/PerfDataReader.h"
 #include "bbmap/Support/ByteReader.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <condition_variable>
 #include <mutex>
+#include <set>
+#include <sys/mman.h>
 
 using namespace llvm;
 using namespace bbmap::perf;
@@ -36,6 +41,9 @@ namespace {
 /// enough to keep every worker busy on small files too.
 constexpr size_t BatchSamples = 4096;
 
+/// How far reading goes between two releases of the pages read.
+constexpr uint64_t ReleaseStep = 64 << 20;
+
 /// One delivered sample to count: a branch stack (Count entries of 24
 /// bytes at Entries) or an IP.
 struct BatchItem {
@@ -47,6 +55,8 @@ struct BatchItem {
 
 struct Batch {
   std::vector<BatchItem> Items;
+  /// The file offset of the first record whose bytes the items point to.
+  uint64_t Oldest = ~0ULL;
   /// The stacks of samples from compressed data, whose bytes do not stay.
   std::vector<std::unique_ptr<uint8_t[]>> Owned;
 };
@@ -96,15 +106,23 @@ public:
     std::unique_lock<std::mutex> Lock(Mutex);
     Done.wait(Lock, [&] { return InFlight < MaxInFlight; });
     ++InFlight;
+    InFlightOldest.insert(Shared->Oldest);
     Lock.unlock();
     Pool->async([this, Shared] {
       PerfAggregator::RawCounts Counts = take();
       countBatch(*Shared, Order, Counts);
       std::lock_guard<std::mutex> Guard(Mutex);
       Free.push_back(std::move(Counts));
+      InFlightOldest.erase(InFlightOldest.find(Shared->Oldest));
       --InFlight;
       Done.notify_all();
     });
+  }
+
+  /// The oldest file offset a batch being counted refers to.
+  uint64_t oldest() {
+    std::lock_guard<std::mutex> Guard(Mutex);
+    return InFlightOldest.empty() ? ~0ULL : *InFlightOldest.begin();
   }
 
   /// Waits for every batch; the counts, in no particular order.
@@ -130,15 +148,19 @@ private:
   std::condition_variable Done;
   unsigned InFlight = 0;
   unsigned MaxInFlight = 1;
+  std::multiset<uint64_t> InFlightOldest;
   std::vector<PerfAggregator::RawCounts> Free;
 };
 
 /// What a native read needs while records are delivered.
 class NativeReader {
 public:
-  NativeReader(PerfFile &File, PerfAggregator &Aggregator, unsigned Threads)
-      : File(File), Aggregator(Aggregator), Delivery(File),
-        Counter(Threads, File.order()) {}
+  /// \p Mapped: the file's pages are mapped from the page cache, and
+  /// those read may be given back.
+  NativeReader(PerfFile &File, MemoryBufferRef Buffer, bool Mapped,
+               PerfAggregator &Aggregator, unsigned Threads)
+      : File(File), Buffer(Buffer), Mapped(Mapped), Aggregator(Aggregator),
+        Delivery(File), Counter(Threads, File.order()) {}
 
   Error read() {
     auto Deliver = [&](const Record &R) { return deliver(R); };
@@ -152,6 +174,8 @@ public:
           Expected<uint64_t> Time = File.timestamp(R);
           if (!Time)
             return Time.takeError();
+          if (Mapped && R.Offset - Released >= ReleaseStep)
+            release(R.Offset);
           return Queue.push(R, *Time, R.Compressed, Deliver);
         }))
       return E;
@@ -168,6 +192,21 @@ public:
   }
 
 private:
+  /// Gives back the mapped pages below \p Offset that no queued record and
+  /// no batch refers to: memory stays bounded by the records in flight,
+  /// however large the file.
+  void release(uint64_t Offset) {
+    uint64_t Limit = std::min(
+        {Offset, Queue.oldestOffset(), Current.Oldest, Counter.oldest()});
+    uint64_t Page = sys::Process::getPageSizeEstimate();
+    uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
+    uintptr_t From = alignTo(Base + Released, Page);
+    uintptr_t To = alignDown(Base + Limit, Page);
+    if (To > From)
+      ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+    Released = std::max(Released, Limit);
+  }
+
   /// perf script prints branch stacks when any event records them; the
   /// events are known once the first record of the kernel's comes.
   void decideBranches() {
@@ -193,6 +232,10 @@ private:
   }
 
   PerfFile &File;
+  MemoryBufferRef Buffer;
+  bool Mapped;
+  /// Pages below this offset were given back.
+  uint64_t Released = 0;
   PerfAggregator &Aggregator;
   EventQueue Queue;
   SampleDelivery Delivery;
@@ -202,6 +245,7 @@ private:
   bool Branches = false;
   DenseMap<const Event *, std::string> Names;
   SmallVector<const Event *, 4> DeliveredAs;
+  SmallPtrSet<const Event *, 4> Announced;
 };
 
 Error NativeReader::deliver(const Record &R) {
@@ -258,7 +302,9 @@ Error NativeReader::deliverSample(const Record &R) {
     return Err;
   Delivery.deliver(S, DeliveredAs);
   for (const Event *As : DeliveredAs) {
-    Aggregator.event(nameOf(*As));
+    // Only an event's first sample can add its name.
+    if (Announced.insert(As).second)
+      Aggregator.event(nameOf(*As));
     std::optional<int32_t> PID;
     if (As->Attr.has(sample::TID))
       PID = S.PID;
@@ -273,6 +319,8 @@ Error NativeReader::deliverSample(const Record &R) {
       Item.IsStack = true;
       Item.IPOrCount = S.BranchCount;
       Item.Entries = S.Branches;
+      if (!R.Compressed)
+        Current.Oldest = std::min(Current.Oldest, R.Offset);
       if (R.Compressed) {
         size_t Size = 24 * S.BranchCount;
         Current.Owned.emplace_back(new uint8_t[Size]);
@@ -323,6 +371,10 @@ Expected<std::vector<RecordedBuildID>> listBuildIDs(MemoryBufferRef Buffer,
   return IDs;
 }
 
+Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
+                                     const PerfBinary &Binary,
+                                     const PerfDataOptions &Options);
+
 } // namespace
 
 Expected<BranchProfile> readPerfDataNatively(StringRef PerfData,
@@ -333,12 +385,23 @@ Expected<BranchProfile> readPerfDataNatively(StringRef PerfData,
                                    /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createStringError(Buffer.getError(), Buffer.getError().message());
-  return readPerfDataBuffer((*Buffer)->getMemBufferRef(), Binary, Options);
+  return readNatively((*Buffer)->getMemBufferRef(),
+                      (*Buffer)->getBufferKind() ==
+                          MemoryBuffer::MemoryBuffer_MMap,
+                      Binary, Options);
 }
 
 Expected<BranchProfile> readPerfDataBuffer(MemoryBufferRef Ref,
                                            const PerfBinary &Binary,
                                            const PerfDataOptions &Options) {
+  return readNatively(Ref, /*Mapped=*/false, Binary, Options);
+}
+
+namespace {
+
+Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
+                                     const PerfBinary &Binary,
+                                     const PerfDataOptions &Options) {
   StringRef PerfData = Ref.getBufferIdentifier();
   Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(Ref);
   if (!File)
@@ -362,7 +425,7 @@ Expected<BranchProfile> readPerfDataBuffer(MemoryBufferRef Ref,
                          ? Options.Threads
                          : hardware_concurrency().compute_thread_count();
   PerfAggregator Aggregator(Binary, ScriptOptions);
-  NativeReader Reader(**File, Aggregator, Threads);
+  NativeReader Reader(**File, Ref, Mapped, Aggregator, Threads);
   Error E = Reader.read();
   std::vector<PerfAggregator::RawCounts> Counts = Reader.takeCounts();
   if (E)
@@ -373,5 +436,7 @@ Expected<BranchProfile> readPerfDataBuffer(MemoryBufferRef Ref,
   Profile.HasBranches = Reader.branches();
   return Profile;
 }
+
+} // namespace
 
 } // namespace bbmap

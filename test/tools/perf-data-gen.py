@@ -266,30 +266,37 @@ def main():
     for r in side:
         out.write(r)
 
-    def stacks():
-        limit = args.unique if args.unique else args.samples
+    # A sample's TIME: after the header, IP and PID/TID.
+    time_at = 24
+
+    def samples():
+        """The samples' bytes, each with its timestamp."""
         inside = lambda a: elf.in_exec(a - bias)
-        made = list(chains(triples, args.depth, limit, inside)) \
-            if args.unique else None
-        if made is None:
-            yield from chains(triples, args.depth, limit, inside)
+        if not args.unique:
+            for stack in chains(triples, args.depth, args.samples, inside):
+                yield sample(stack, tick())
             return
+        made = [bytearray(sample(s, 0)) for s in
+                chains(triples, args.depth, args.unique, inside)]
         i = 0
         while True:
-            yield made[i % len(made)]
+            rec = made[i % len(made)]
+            struct.pack_into(w.e + 'Q', rec, time_at, tick())
+            yield rec
             i += 1
 
     written = 0
-    for stack in stacks():
+    finished = w.record(FINISHED_ROUND, 0, b'')
+    for rec in samples():
         if args.size:
             if out.tell() >= args.size:
                 break
         elif written == args.samples:
             break
-        out.write(sample(stack, tick()))
+        out.write(rec)
         written += 1
         if written % ROUND == 0:
-            out.write(w.record(FINISHED_ROUND, 0, b''))
+            out.write(finished)
     out.write(w.record(EXIT, 0, w.pack('IIIIQ', pid, pid, pid, pid, tick()) +
                        w.trailer(pid, time)))
     out.write(w.record(FINISHED_ROUND, 0, b''))

@@ -39,6 +39,9 @@ public:
   llvm::Error finishRound(Deliver D);
   /// The end of the input.
   llvm::Error finish(Deliver D);
+  /// The smallest file offset of a queued record whose bytes are not a
+  /// copy (~0 if none): memory before it is no longer referred to.
+  uint64_t oldestOffset() const;
 
 private:
   struct Entry {

@@ -97,6 +97,11 @@ public:
   using ViewID = uint32_t;
 
   /// Samples counted at runtime addresses; owned by one thread at a time.
+  ///
+  /// A branch stack entry is counted in two steps that keep the hot tables
+  /// small: the entry's branch (ends and view) gets a number, and the pair
+  /// (number of the next newer entry's branch, number of this one) is
+  /// counted under one 64-bit key.
   class RawCounts {
   public:
     /// Counts a branch stack, newest entry first, of a process with
@@ -109,30 +114,34 @@ public:
       HasBranches = true;
       OtherBinary += Entries;
     }
-    void merge(RawCounts &&Other);
 
   private:
     friend class PerfAggregator;
-    struct TraceKey {
-      uint64_t From, To, Previous;
+    struct Branch {
+      uint64_t From, To;
       ViewID View;
-      /// 1 when Previous (the next newer entry's source) is meaningful.
-      uint32_t HasPrevious;
     };
-    struct TraceKeyInfo {
-      static TraceKey getEmptyKey() { return {0, 0, 0, ~0U, 0}; }
-      static TraceKey getTombstoneKey() { return {0, 0, 0, ~0U - 1, 0}; }
-      static unsigned getHashValue(const TraceKey &K);
-      static bool isEqual(const TraceKey &A, const TraceKey &B) {
-        return A.From == B.From && A.To == B.To && A.Previous == B.Previous &&
-               A.View == B.View && A.HasPrevious == B.HasPrevious;
+    struct BranchInfo {
+      static Branch getEmptyKey() { return {0, 0, ~0U}; }
+      static Branch getTombstoneKey() { return {0, 0, ~0U - 1}; }
+      static unsigned getHashValue(const Branch &B);
+      static bool isEqual(const Branch &A, const Branch &B) {
+        return A.From == B.From && A.To == B.To && A.View == B.View;
       }
     };
     struct Counts {
       uint64_t Count = 0;
       uint64_t Mispreds = 0;
     };
-    llvm::DenseMap<TraceKey, Counts, TraceKeyInfo> Traces;
+    /// No newer entry: the high half of a pair key.
+    static constexpr uint32_t Newest = ~0U;
+
+    uint32_t number(const Branch &B);
+
+    llvm::DenseMap<Branch, uint32_t, BranchInfo> BranchNumbers;
+    std::vector<Branch> Branches;
+    /// (newer entry's branch number or Newest) << 32 | branch number.
+    llvm::DenseMap<uint64_t, Counts> Pairs;
     llvm::DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
     uint64_t OtherBinary = 0;
     bool HasBranches = false;
@@ -196,6 +205,8 @@ private:
   llvm::DenseMap<std::pair<const MappingList *, unsigned>, ViewID> ViewIndex;
   /// The view of PID-less samples, made anew after each mapping change.
   std::optional<ViewID> AllView;
+  /// The last process asked for and its view, until a mapping changes.
+  std::optional<std::pair<int32_t, ViewID>> LastView;
   /// Snapshots of the whole table for PID-less views.
   std::vector<std::vector<const MappingList *>> AllLists;
   bool SawBinaryMapping = false;
