@@ -12,6 +12,8 @@
 #include "bbmap/Profile/PerfDataReader.h"
 #include "bbmap/Profile/PerfScriptReader.h"
 #include "bbmap/Profile/PreAggregatedReader.h"
+#include "bbmap/Profile/PreAggregatedWriter.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -95,6 +97,41 @@ Expected<BranchProfile> readProfile(const ProfileSource &Source,
   return PreAggregatedReader::read((*Text)->getMemBufferRef(),
                                    Source.IgnoreBuildID ? StringRef()
                                                         : Binary.buildID());
+}
+
+Expected<BranchProfile> readProfiles(ArrayRef<ProfileSource> Sources,
+                                     const MappedBinary &Binary,
+                                     SourceFacts &Facts) {
+  BranchProfile Sum;
+  std::optional<std::string> BranchInput, SampleInput;
+  for (const ProfileSource &Source : Sources) {
+    SourceFacts F;
+    Expected<BranchProfile> P = readProfile(Source, Binary, F);
+    if (!P)
+      return createFileError(Source.Path, P.takeError());
+    // A profile of branch records counts executions, one of IP samples
+    // time: they cannot be summed.
+    bool Branches = !P->Traces.empty() || P->HasBranches;
+    bool SamplesOnly = !Branches && !P->Samples.empty();
+    if (Branches && !BranchInput)
+      BranchInput = Source.Path;
+    if (SamplesOnly && !SampleInput)
+      SampleInput = Source.Path;
+    if (BranchInput && SampleInput)
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + *BranchInput +
+                                   "' has branch records and '" + *SampleInput +
+                                   "' IP samples alone: the two do not add up");
+    Facts.BoltedCollection |= F.BoltedCollection;
+    append_range(Facts.UnresolvedNames, F.UnresolvedNames);
+    if (Error E = mergeProfile(Sum, std::move(*P)))
+      return createFileError(Source.Path, std::move(E));
+  }
+  llvm::sort(Facts.UnresolvedNames);
+  Facts.UnresolvedNames.erase(
+      std::unique(Facts.UnresolvedNames.begin(), Facts.UnresolvedNames.end()),
+      Facts.UnresolvedNames.end());
+  return Sum;
 }
 
 } // namespace bbmap

@@ -24,6 +24,7 @@
 #include "bbmap/Profile/FdataWriter.h"
 #include "bbmap/Profile/FlowInference.h"
 #include "bbmap/Profile/Layout.h"
+#include "bbmap/Profile/PreAggregatedWriter.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "bbmap/Profile/StaleMatching.h"
 #include "bbmap/Support/ToolVersion.h"
@@ -77,10 +78,11 @@ cl::opt<HashSource> StaleHashes(
                           "hashes of the decoded instructions")),
     cl::init(HashSource::Auto), cl::cat(ProfileCategory));
 
-cl::opt<std::string> PerfData("perfdata",
-                              cl::desc("Read a perf.data file (file or pipe "
-                                       "mode; perf is not needed)"),
-                              cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::list<std::string> PerfData("perfdata",
+                               cl::desc("Read a perf.data file (file or pipe "
+                                        "mode; perf is not needed)"),
+                               cl::value_desc("file"),
+                               cl::cat(ProfileCategory));
 cl::opt<PerfDataDecoder> PerfDecoder(
     "perf-decoder",
     cl::desc("How --perfdata is read (default: native; perf-script when "
@@ -90,18 +92,18 @@ cl::opt<PerfDataDecoder> PerfDecoder(
                clEnumValN(PerfDataDecoder::PerfScript, "perf-script",
                           "the text of `perf script`, from a perf process")),
     cl::init(PerfDataDecoder::Native), cl::cat(ProfileCategory));
-cl::opt<std::string> PerfScript("perfscript",
-                                cl::desc("Read `perf script` text (brstack "
-                                         "or IP samples, with mmap events)"),
-                                cl::value_desc("file"),
-                                cl::cat(ProfileCategory));
-cl::opt<std::string> PreAggregated("pa",
-                                   cl::desc("Read a BOLT pre-aggregated "
-                                            "profile (perf2bolt --pa)"),
-                                   cl::value_desc("file"),
-                                   cl::cat(ProfileCategory));
-cl::opt<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
-                           cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::list<std::string> PerfScript("perfscript",
+                                 cl::desc("Read `perf script` text (brstack "
+                                          "or IP samples, with mmap events)"),
+                                 cl::value_desc("file"),
+                                 cl::cat(ProfileCategory));
+cl::list<std::string> PreAggregated("pa",
+                                    cl::desc("Read a BOLT pre-aggregated "
+                                             "profile (perf2bolt --pa)"),
+                                    cl::value_desc("file"),
+                                    cl::cat(ProfileCategory));
+cl::list<std::string> Fdata("fdata", cl::desc("Read a BOLT fdata profile"),
+                            cl::value_desc("file"), cl::cat(ProfileCategory));
 cl::opt<std::string>
     BoltYAMLPath("yaml",
                  cl::desc("Read a BOLT YAML profile (perf2bolt -w or "
@@ -109,7 +111,15 @@ cl::opt<std::string>
                           "of BOLT's blocks, charged to the map's"),
                  cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat { Text, JSON, Fdata, YAML, Clusters, SymbolOrder };
+enum class OutputFormat {
+  Text,
+  JSON,
+  Fdata,
+  YAML,
+  PreAggregated,
+  Clusters,
+  SymbolOrder
+};
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -130,7 +140,11 @@ cl::opt<OutputFormat> Format(
                           "input (llvm-bolt --data)"),
                clEnumValN(OutputFormat::YAML, "yaml",
                           "BOLT YAML, as perf2bolt --profile-format=yaml "
-                          "writes it for the same input (llvm-bolt --data)")),
+                          "writes it for the same input (llvm-bolt --data)"),
+               clEnumValN(OutputFormat::PreAggregated, "pa",
+                          "the summed records as BOLT pre-aggregated text "
+                          "(perf2bolt-22 --pa, bbmap-profile --pa): the "
+                          "same bytes for any order of the same inputs")),
     cl::init(OutputFormat::Text), cl::cat(ProfileCategory));
 cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -284,34 +298,49 @@ template <class T> T unwrap(StringRef File, Expected<T> V) {
   return std::move(*V);
 }
 
-ProfileSource selectSource() {
+/// The profiles given, in the order of the options' kinds; each option
+/// may be repeated (all but --yaml, which stands alone).
+std::vector<ProfileSource> selectSources() {
   std::vector<ProfileSource> Given;
-  auto Add = [&](ProfileFormat F, const std::string &Path) {
-    if (Path.empty())
-      return;
-    ProfileSource S;
-    S.Format = F;
-    S.Path = Path;
-    Given.push_back(S);
+  auto Add = [&](ProfileFormat F, ArrayRef<std::string> Paths) {
+    for (const std::string &Path : Paths) {
+      ProfileSource S;
+      S.Format = F;
+      S.Path = Path;
+      S.IgnoreBuildID = IgnoreBuildID;
+      S.PerfPath = PerfPath;
+      S.Decoder = PerfDecoder.getNumOccurrences() || PerfPath.empty()
+                      ? PerfDecoder
+                      : PerfDataDecoder::PerfScript;
+      S.Threads = ThreadCount;
+      Given.push_back(S);
+    }
   };
   Add(ProfileFormat::PerfData, PerfData);
   Add(ProfileFormat::PerfScript, PerfScript);
   Add(ProfileFormat::PreAggregated, PreAggregated);
   Add(ProfileFormat::Fdata, Fdata);
-  Add(ProfileFormat::BoltYAML, BoltYAMLPath);
-  if (Given.size() != 1) {
+  if (!BoltYAMLPath.empty())
+    Add(ProfileFormat::BoltYAML, {BoltYAMLPath});
+  bool YAMLWithOthers = !BoltYAMLPath.empty() && Given.size() > 1;
+  if (Given.empty() || YAMLWithOthers) {
     WithColor::error(errs(), ToolName)
-        << "give exactly one profile: --perfdata, --perfscript, --pa, "
-           "--fdata or --yaml\n";
+        << "give a profile: --perfdata, --perfscript, --pa or --fdata (each "
+           "may be repeated; the profiles are summed), or one --yaml\n";
     exit(2);
   }
-  Given.front().IgnoreBuildID = IgnoreBuildID;
-  Given.front().PerfPath = PerfPath;
-  Given.front().Decoder = PerfDecoder.getNumOccurrences() || PerfPath.empty()
-                              ? PerfDecoder
-                              : PerfDataDecoder::PerfScript;
-  Given.front().Threads = ThreadCount;
-  return Given.front();
+  return Given;
+}
+
+/// What messages name the profiles by: the file, or the files joined.
+ProfileSource describeSources(ArrayRef<ProfileSource> Sources) {
+  ProfileSource D = Sources.front();
+  for (const ProfileSource &S : Sources.drop_front()) {
+    D.Path += ", " + S.Path;
+    if (S.Format != D.Format)
+      D.Format = ProfileFormat::Mixed;
+  }
+  return D;
 }
 
 StringRef formatName(ProfileFormat F) {
@@ -326,6 +355,8 @@ StringRef formatName(ProfileFormat F) {
     return "fdata";
   case ProfileFormat::BoltYAML:
     return "BOLT YAML";
+  case ProfileFormat::Mixed:
+    return "mixed";
   }
   return "";
 }
@@ -343,6 +374,17 @@ bool writesPerf2boltOutput() {
 /// without a map, and a BOLTed one without --input-binary (its map, if BOLT
 /// copied one, still describes the input's addresses).
 void checkBinary(const MappedBinary &Binary) {
+  if (Format == OutputFormat::PreAggregated && CFG.empty()) {
+    if (!BoltYAMLPath.empty() || !InputBinaryPath.empty() ||
+        !ProfiledBinaryPath.empty()) {
+      WithColor::error(errs(), ToolName)
+          << "--format=pa writes the records of the profiles read: not with "
+             "--yaml, --input-binary or --profiled-binary\n";
+      exit(2);
+    }
+    // The records are the binary's addresses; no map is needed.
+    return;
+  }
   bool Bolted = Binary.bat() != nullptr;
   bool Fdata = writesPerf2boltOutput();
   if (!BoltYAMLPath.empty() && Fdata) {
@@ -495,7 +537,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   ThreadCount = Threads;
-  ProfileSource Source = selectSource();
+  std::vector<ProfileSource> Sources = selectSources();
+  ProfileSource Source = describeSources(Sources);
 
   // A BOLTed binary needs no map: fdata goes through its BAT table, block
   // counts to the input binary's map.
@@ -519,12 +562,25 @@ int main(int argc, char **argv) {
     if (!YAML->Head.EventNames.empty())
       Profile.Events.push_back(YAML->Head.EventNames);
   } else {
-    Profile = unwrap(Source.Path, readProfile(Source, Recorded, Facts));
+    Expected<BranchProfile> Read =
+        Sources.size() == 1 ? readProfile(Sources.front(), Recorded, Facts)
+                            : readProfiles(Sources, Recorded, Facts);
+    if (!Read && Sources.size() > 1) {
+      WithColor::error(errs(), ToolName) << toString(Read.takeError()) << "\n";
+      return 1;
+    }
+    Profile = unwrap(Source.Path, std::move(Read));
   }
   std::error_code EC;
   ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
   if (EC)
     fail(OutputPath, EC.message());
+  if (Format == OutputFormat::PreAggregated && CFG.empty()) {
+    if (Error E = writePreAggregated(Profile, Out.os()))
+      fail(Source.Path, toString(std::move(E)));
+    Out.keep();
+    return 0;
+  }
   if (WritesFdata && Format == OutputFormat::YAML) {
     warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
     BoltYAMLOptions Options;
@@ -541,8 +597,10 @@ int main(int argc, char **argv) {
     FdataOptions Options;
     Options.Dialect = Dialect;
     Options.BasicSamples = BasicSamples || !Profile.HasBranches;
-    Options.PerfEventNames = Source.Format == ProfileFormat::PerfData ||
-                             Source.Format == ProfileFormat::PerfScript;
+    Options.PerfEventNames = any_of(Sources, [](const ProfileSource &S) {
+      return S.Format == ProfileFormat::PerfData ||
+             S.Format == ProfileFormat::PerfScript;
+    });
     unwrap(BinaryPath,
            writeFdata(Profile, *Binary, *Decoder, Options, Out.os()));
     Out.keep();

@@ -27,6 +27,8 @@ enum class ProfileFormat {
   /// BOLT YAML: block counts rather than records (BoltYAMLCounts.h), which
   /// readProfile does not read.
   BoltYAML,
+  /// Several profiles of different formats, summed.
+  Mixed,
 };
 
 struct ProfileSource {
@@ -55,6 +57,14 @@ struct SourceFacts {
 llvm::Expected<BranchProfile> readProfile(const ProfileSource &Source,
                                           const MappedBinary &Binary,
                                           SourceFacts &Facts);
+
+/// Reads every source and sums them into one profile (mergeProfile): the
+/// same records whatever the order of \p Sources. Profiles with branch
+/// records and profiles of IP samples alone count different things and do
+/// not mix. Errors name the source they come from.
+llvm::Expected<BranchProfile>
+readProfiles(llvm::ArrayRef<ProfileSource> Sources, const MappedBinary &Binary,
+             SourceFacts &Facts);
 
 } // namespace bbmap
 
