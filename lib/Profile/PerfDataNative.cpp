@@ -89,9 +89,11 @@ void countBatch(const Batch &B, ByteOrder Order,
 /// into RawCounts of which each worker uses one at a time.
 class BatchCounter {
 public:
+  /// \p Threads counts the reading thread: Threads - 1 workers count.
   BatchCounter(unsigned Threads, ByteOrder Order) : Order(Order) {
     if (Threads > 1)
-      Pool = std::make_unique<DefaultThreadPool>(hardware_concurrency(Threads));
+      Pool = std::make_unique<DefaultThreadPool>(
+          hardware_concurrency(Threads - 1));
     MaxInFlight = 2 * std::max(1U, Threads);
   }
 
