@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cinttypes>
@@ -96,7 +97,7 @@ const std::string &PerfScriptPrinter::nameOf(const Event &E) {
 /// event's samples carry TID (perf drops the field otherwise).
 void PerfScriptPrinter::printStart(const Event &E, int32_t PID) {
   if (E.Attr.has(sample::TID))
-    OS << format("%5d ", PID);
+    OS << format_decimal(PID, 5) << ' ';
 }
 
 void PerfScriptPrinter::printSample(const Sample &S) {
@@ -105,12 +106,15 @@ void PerfScriptPrinter::printSample(const Sample &S) {
   if (!NameWidth)
     for (const std::unique_ptr<Event> &Ev : File.events())
       NameWidth = std::max(NameWidth, nameOf(*Ev).size());
-  OS << format("%*s: ", int(NameWidth), nameOf(E).c_str());
+  OS << right_justify(nameOf(E), NameWidth) << ": ";
   if (Opts.BranchStack) {
     if (E.Attr.has(sample::BranchStack))
       printBranches(S);
   } else if (E.Attr.has(sample::IP)) {
-    OS << format(" %16" PRIx64, S.IP);
+    // "%16lx": right-aligned in 16 columns.
+    unsigned Digits = std::max(1, (64 - countl_zero(S.IP) + 3) / 4);
+    OS.indent(1 + (Digits < 16 ? 16 - Digits : 0));
+    OS.write_hex(S.IP);
   }
   OS << '\n';
 }
@@ -129,8 +133,12 @@ void PerfScriptPrinter::printBranches(const Sample &S) {
                                   ? BranchNewTypeNames[F.NewType]
                                   : "(null)")
                            : BranchTypeNames[F.Type];
-    OS << format(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%d/%s ", B.From, B.To,
-                 Pred, F.InTx ? 'X' : '-', F.Abort ? 'A' : '-', F.Cycles, Type);
+    OS << " 0x";
+    OS.write_hex(B.From);
+    OS << "/0x";
+    OS.write_hex(B.To);
+    OS << '/' << Pred << '/' << (F.InTx ? 'X' : '-') << '/'
+       << (F.Abort ? 'A' : '-') << '/' << F.Cycles << '/' << Type << ' ';
   }
 }
 
