@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
+#include <sys/mman.h>
 #include <zstd.h>
 
 using namespace llvm;
@@ -605,6 +607,21 @@ Error PerfFile::decompress(const Record &R,
     if (In.pos == In.size && Out.pos < DecompressChunk)
       return Error::success();
   }
+}
+
+void PerfFile::releaseBefore(uint64_t Offset) {
+  if (!Mapped || Offset <= Released)
+    return;
+  Offset = std::min<uint64_t>(Offset, Buffer.getBufferSize());
+  uint64_t Page = sys::Process::getPageSizeEstimate();
+  uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
+  uintptr_t From = alignTo(Base + Released, Page);
+  uintptr_t To = alignDown(Base + Offset, Page);
+  // A read-only mapping of a file: its pages come back from the page cache
+  // if touched again.
+  if (To > From)
+    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+  Released = Offset;
 }
 
 const Event *PerfFile::eventByID(uint64_t ID) const { return ByID.lookup(ID); }

@@ -20,15 +20,12 @@
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <condition_variable>
 #include <mutex>
 #include <set>
-#include <sys/mman.h>
 
 using namespace llvm;
 using namespace bbmap::perf;
@@ -157,12 +154,9 @@ private:
 /// What a native read needs while records are delivered.
 class NativeReader {
 public:
-  /// \p Mapped: the file's pages are mapped from the page cache, and
-  /// those read may be given back.
-  NativeReader(PerfFile &File, MemoryBufferRef Buffer, bool Mapped,
-               PerfAggregator &Aggregator, unsigned Threads)
-      : File(File), Buffer(Buffer), Mapped(Mapped), Aggregator(Aggregator),
-        Delivery(File), Counter(Threads, File.order()) {}
+  NativeReader(PerfFile &File, PerfAggregator &Aggregator, unsigned Threads)
+      : File(File), Aggregator(Aggregator), Delivery(File),
+        Counter(Threads, File.order()) {}
 
   Error read() {
     auto Deliver = [&](const Record &R) { return deliver(R); };
@@ -176,7 +170,7 @@ public:
           Expected<uint64_t> Time = File.timestamp(R);
           if (!Time)
             return Time.takeError();
-          if (Mapped && R.Offset - Released >= ReleaseStep)
+          if (R.Offset - LastRelease >= ReleaseStep)
             release(R.Offset);
           return Queue.push(R, *Time, R.Compressed, Deliver);
         }))
@@ -198,15 +192,9 @@ private:
   /// no batch refers to: memory stays bounded by the records in flight,
   /// however large the file.
   void release(uint64_t Offset) {
-    uint64_t Limit = std::min(
-        {Offset, Queue.oldestOffset(), Current.Oldest, Counter.oldest()});
-    uint64_t Page = sys::Process::getPageSizeEstimate();
-    uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
-    uintptr_t From = alignTo(Base + Released, Page);
-    uintptr_t To = alignDown(Base + Limit, Page);
-    if (To > From)
-      ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
-    Released = std::max(Released, Limit);
+    File.releaseBefore(std::min(
+        {Offset, Queue.oldestOffset(), Current.Oldest, Counter.oldest()}));
+    LastRelease = Offset;
   }
 
   /// perf script prints branch stacks when any event records them; the
@@ -234,10 +222,8 @@ private:
   }
 
   PerfFile &File;
-  MemoryBufferRef Buffer;
-  bool Mapped;
-  /// Pages below this offset were given back.
-  uint64_t Released = 0;
+  /// Where pages were last given back.
+  uint64_t LastRelease = 0;
   PerfAggregator &Aggregator;
   EventQueue Queue;
   SampleDelivery Delivery;
@@ -427,7 +413,8 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
                          ? Options.Threads
                          : hardware_concurrency().compute_thread_count();
   PerfAggregator Aggregator(Binary, ScriptOptions);
-  NativeReader Reader(**File, Ref, Mapped, Aggregator, Threads);
+  (*File)->setMapped(Mapped);
+  NativeReader Reader(**File, Aggregator, Threads);
   Error E = Reader.read();
   std::vector<PerfAggregator::RawCounts> Counts = Reader.takeCounts();
   if (E)

@@ -58,6 +58,11 @@ public:
           Expected<uint64_t> Time = File.timestamp(R);
           if (!Time)
             return Time.takeError();
+          // Pages no queued record refers to go back, 64 MiB at a time.
+          if (R.Offset - LastRelease >= (64 << 20)) {
+            File.releaseBefore(std::min(R.Offset, Queue.oldestOffset()));
+            LastRelease = R.Offset;
+          }
           return Queue.push(R, *Time, R.Compressed, Deliver);
         }))
       return E;
@@ -75,6 +80,7 @@ private:
   const PerfDataPrintOptions &Opts;
   raw_ostream &OS;
   EventQueue Queue;
+  uint64_t LastRelease = 0;
   SampleDelivery Delivery;
   SmallVector<const Event *, 4> DeliveredAs;
   /// perf 6.1 reads a pipe of the other byte order with its events'
@@ -223,10 +229,11 @@ Error PerfScriptPrinter::deliver(const Record &R) {
 } // namespace
 
 Error printPerfScript(MemoryBufferRef Buffer, const PerfDataPrintOptions &Opts,
-                      raw_ostream &OS) {
+                      raw_ostream &OS, bool Mapped) {
   Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(Buffer);
   if (!File)
     return File.takeError();
+  (*File)->setMapped(Mapped);
   return PerfScriptPrinter(**File, Opts, OS).print();
 }
 
@@ -240,7 +247,9 @@ int runPerfData(ArrayRef<std::string> Files, const PerfDataPrintOptions &Opts,
       Diag.error(Path, Buffer.getError().message());
       continue;
     }
-    if (Error E = printPerfScript((*Buffer)->getMemBufferRef(), Opts, outs()))
+    bool Mapped = (*Buffer)->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
+    if (Error E =
+            printPerfScript((*Buffer)->getMemBufferRef(), Opts, outs(), Mapped))
       Diag.error(Path, toString(std::move(E)));
   }
   outs().flush();

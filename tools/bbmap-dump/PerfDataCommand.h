@@ -26,10 +26,11 @@ struct PerfDataPrintOptions {
 };
 
 /// Prints one perf.data file in memory to \p OS; stops at the first error,
-/// after the text of the records before it.
+/// after the text of the records before it. \p Mapped: the buffer maps the
+/// file, whose pages are given back as printing goes.
 llvm::Error printPerfScript(llvm::MemoryBufferRef File,
                             const PerfDataPrintOptions &Opts,
-                            llvm::raw_ostream &OS);
+                            llvm::raw_ostream &OS, bool Mapped = false);
 
 /// Prints each file; returns the exit status (1 if any file failed).
 int runPerfData(llvm::ArrayRef<std::string> Files,

@@ -59,6 +59,15 @@ public:
   llvm::Error
   forEachRecord(llvm::function_ref<llvm::Error(const Record &)> Callback);
 
+  /// Tells that the buffer maps the file's pages (MemoryBuffer_MMap), so
+  /// that releaseBefore may give them back.
+  void setMapped(bool IsMapped) { Mapped = IsMapped; }
+  /// Gives back to the page cache the mapped pages before file offset
+  /// \p Offset, which the caller no longer refers to: reading a file of any
+  /// size then holds only the pages of the records in use. Nothing happens
+  /// for a buffer that is not a mapping.
+  void releaseBefore(uint64_t Offset);
+
   /// The event a record belongs to (perf's evlist__event2evsel): the only
   /// one, else the one whose ID the record carries; null if it names an ID
   /// no event has.
@@ -109,6 +118,9 @@ private:
                          llvm::function_ref<llvm::Error(const Record &)> F);
 
   llvm::MemoryBufferRef Buffer;
+  bool Mapped = false;
+  /// Pages before this offset were given back.
+  uint64_t Released = 0;
   ByteOrder Order;
   bool Pipe = false;
   uint64_t DataOffset = 0;
