@@ -191,10 +191,6 @@ void PerfAggregator::event(StringRef Name) {
     Events.push_back(Name.str());
 }
 
-bool PerfAggregator::mapsNothing(std::optional<int32_t> PID) const {
-  return PID && SawBinaryMapping && !Processes.count(*PID);
-}
-
 PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
   if (!PID) {
     if (!AllView) {

@@ -300,7 +300,8 @@ Error NativeReader::deliverSample(const Record &R) {
     if (Branches) {
       if (!As->Attr.has(sample::BranchStack) || !S.BranchCount)
         continue;
-      if (Aggregator.mapsNothing(PID)) {
+      Item.View = Aggregator.view(PID);
+      if (Aggregator.mapsNothing(Item.View)) {
         Aggregator.counts().skipStack(S.BranchCount);
         continue;
       }
@@ -319,8 +320,8 @@ Error NativeReader::deliverSample(const Record &R) {
       if (!As->Attr.has(sample::IP))
         continue;
       Item.IPOrCount = S.IP;
+      Item.View = Aggregator.view(PID);
     }
-    Item.View = Aggregator.view(PID);
     Current.Items.push_back(Item);
   }
   if (Current.Items.size() >= BatchSamples) {

@@ -307,10 +307,11 @@ Error PerfScriptReader::parseSample(StringRef Line) {
     Aggregator->counts().addSample(Aggregator->view(PID), *IP);
   if (Stack.empty())
     return Error::success();
-  if (Aggregator->mapsNothing(PID))
+  PerfAggregator::ViewID View = Aggregator->view(PID);
+  if (Aggregator->mapsNothing(View))
     Aggregator->counts().skipStack(Stack.size());
   else
-    Aggregator->counts().addStack(Aggregator->view(PID), Stack);
+    Aggregator->counts().addStack(View, Stack);
   return Error::success();
 }
 

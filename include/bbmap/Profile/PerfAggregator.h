@@ -161,9 +161,11 @@ public:
   /// The view of process \p PID now; a PID-less sample uses the mappings
   /// of every process (PID-less text only).
   ViewID view(std::optional<int32_t> PID);
-  /// True when samples of \p PID cannot be of the binary: it mapped it
-  /// elsewhere but not in this process.
-  bool mapsNothing(std::optional<int32_t> PID) const;
+  /// True when samples of a process with view \p V cannot be of the
+  /// binary: it was mapped elsewhere but not in this process.
+  bool mapsNothing(ViewID V) const {
+    return !Views[V].Maps && !Views[V].All && Views[V].SawBinaryMapping;
+  }
 
   /// The counts of the samples read in order, on the caller's thread.
   RawCounts &counts() { return Counts; }
