@@ -34,9 +34,10 @@ Error EventQueue::push(const Record &R, uint64_t Time, bool Transient,
 }
 
 Error EventQueue::flush(uint64_t Limit, Deliver D) {
-  std::stable_sort(
-      Queue.begin(), Queue.end(),
-      [](const Entry &A, const Entry &B) { return A.Time < B.Time; });
+  auto Earlier = [](const Entry &A, const Entry &B) { return A.Time < B.Time; };
+  // One CPU's records, or records already in order, need no sorting.
+  if (!std::is_sorted(Queue.begin(), Queue.end(), Earlier))
+    std::stable_sort(Queue.begin(), Queue.end(), Earlier);
   auto Last =
       std::upper_bound(Queue.begin(), Queue.end(), Limit,
                        [](uint64_t L, const Entry &E) { return L < E.Time; });
