@@ -217,9 +217,51 @@ Expected<EventAttr> PerfFile::readAttr(uint64_t Offset,
   return A;
 }
 
+PerfFile::FixedLayout PerfFile::fixedLayout(const EventAttr &A) {
+  FixedLayout L;
+  uint64_t T = A.SampleType;
+  if (T & (sample::Read | sample::Callchain | sample::Raw | sample::RegsUser |
+           sample::StackUser | sample::RegsIntr | sample::Aux))
+    return L;
+  uint16_t At = RecordHeaderSize;
+  auto Take = [&](uint64_t Bit, int16_t &Field) {
+    if (T & Bit) {
+      Field = At;
+      At += 8;
+    }
+  };
+  Take(sample::Identifier, L.Identifier);
+  Take(sample::IP, L.IP);
+  Take(sample::TID, L.TID);
+  Take(sample::Time, L.Time);
+  Take(sample::Addr, L.Addr);
+  Take(sample::ID, L.ID);
+  Take(sample::StreamID, L.StreamID);
+  Take(sample::CPU, L.CPU);
+  Take(sample::Period, L.Period);
+  if (T & sample::BranchStack) {
+    L.Branch = At;
+    At += 8;
+    if (A.BranchSampleType & branch::HWIndex) {
+      L.HWIndex = At;
+      At += 8;
+    }
+    L.EntrySize = A.BranchSampleType & branch::Counters ? 32 : 24;
+  }
+  // The fixed-size fields after the branch stack.
+  At += 8 * (bool(T & (sample::Weight | sample::WeightStruct)) +
+             popcount(T & (sample::DataSrc | sample::Transaction |
+                           sample::PhysAddr | sample::CGroup |
+                           sample::DataPageSize | sample::CodePageSize)));
+  L.Size = At;
+  L.Valid = true;
+  return L;
+}
+
 Error PerfFile::addEvent(std::unique_ptr<Event> E, uint64_t Offset) {
   for (uint64_t ID : E->IDs)
     ByID.try_emplace(ID, E.get());
+  Layouts[E.get()] = fixedLayout(E->Attr);
   Events.push_back(std::move(E));
   return checkSampleIDLayout(Offset);
 }
@@ -736,7 +778,55 @@ Error PerfFile::decodeSampleID(const Record &R, const Event &E,
   return Error::success();
 }
 
+bool PerfFile::decodeFixed(const Record &R, const Event &E, Sample &S) const {
+  auto It = Layouts.find(&E);
+  if (It == Layouts.end() || !It->second.Valid)
+    return false;
+  const FixedLayout &L = It->second;
+  uint64_t Size = R.Bytes.size();
+  if (Size < L.Size)
+    return false;
+  const uint8_t *P = R.Bytes.data();
+  uint64_t Branches = 0;
+  if (L.Branch >= 0) {
+    Branches = Order.u64(P + L.Branch);
+    if (Branches > (Size - L.Size) / L.EntrySize)
+      return false;
+  }
+  S = Sample();
+  S.Ev = &E;
+  S.Order = Order;
+  S.Period = E.Attr.SamplePeriod;
+  auto U64 = [&](int16_t At, uint64_t &V) {
+    if (At >= 0)
+      V = Order.u64(P + At);
+  };
+  U64(L.Identifier, S.ID);
+  U64(L.IP, S.IP);
+  if (L.TID >= 0) {
+    S.PID = int32_t(Order.u32(P + L.TID));
+    S.TID = int32_t(Order.u32(P + L.TID + 4));
+  }
+  U64(L.Time, S.Time);
+  U64(L.Addr, S.Addr);
+  U64(L.ID, S.ID);
+  U64(L.StreamID, S.StreamID);
+  if (L.CPU >= 0)
+    S.CPU = Order.u32(P + L.CPU);
+  U64(L.Period, S.Period);
+  if (L.Branch >= 0) {
+    S.BranchCount = Branches;
+    U64(L.HWIndex, S.BranchHWIndex);
+    S.Branches = P + L.Branch + 8 + (L.HWIndex >= 0 ? 8 : 0);
+  }
+  return true;
+}
+
 Error PerfFile::decodeSample(const Record &R, const Event &E, Sample &S) const {
+  // Most samples have only fixed-size fields around their branch stack;
+  // the field by field walk below also finds what is wrong with a record.
+  if (decodeFixed(R, E, S))
+    return Error::success();
   const EventAttr &A = E.Attr;
   const uint8_t *Start = R.Bytes.data();
   const uint8_t *P = Start + RecordHeaderSize;

@@ -114,6 +114,21 @@ private:
   llvm::Error addEvent(std::unique_ptr<Event> E, uint64_t Offset);
   /// Checks that the events agree on where a record's ID is.
   llvm::Error checkSampleIDLayout(uint64_t Offset);
+  /// Where the fields of an event's samples are when none has a variable
+  /// size (READ, CALLCHAIN, RAW, REGS_*, STACK_USER, AUX): offsets in the
+  /// record, -1 for a field the sample_type lacks.
+  struct FixedLayout {
+    bool Valid = false;
+    int16_t Identifier = -1, IP = -1, TID = -1, Time = -1, Addr = -1, ID = -1,
+            StreamID = -1, CPU = -1, Period = -1, Branch = -1, HWIndex = -1;
+    uint16_t EntrySize = 24;
+    /// The record's size without branch stack entries.
+    uint16_t Size = 0;
+  };
+  static FixedLayout fixedLayout(const EventAttr &A);
+  /// decodeSample for an event with a FixedLayout and a record that holds
+  /// it; false when the field by field walk has to decide.
+  bool decodeFixed(const Record &R, const Event &E, Sample &S) const;
   llvm::Error decompress(const Record &R,
                          llvm::function_ref<llvm::Error(const Record &)> F);
 
@@ -129,6 +144,7 @@ private:
   std::vector<BuildIDEntry> BuildIDs;
   std::vector<std::string> CommandLine;
   llvm::DenseMap<uint64_t, const Event *> ByID;
+  llvm::DenseMap<const Event *, FixedLayout> Layouts;
   /// Where a sample's ID is (u64 words after the header), and a trailer's
   /// (words before the end); -1 when the events have none.
   int IDPos = -1;
