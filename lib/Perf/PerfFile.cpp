@@ -57,6 +57,10 @@ int trailerIDPos(uint64_t Type) {
   return 1 + bool(Type & sample::CPU) + bool(Type & sample::StreamID);
 }
 
+/// DenseMap keeps the two largest u64 values for itself: no event can be
+/// found by them (perf never gives them out).
+bool usableID(uint64_t ID) { return ID < ~0ULL - 1; }
+
 std::string recordName(uint32_t Type) {
   return "record type " + std::to_string(Type);
 }
@@ -260,7 +264,8 @@ PerfFile::FixedLayout PerfFile::fixedLayout(const EventAttr &A) {
 
 Error PerfFile::addEvent(std::unique_ptr<Event> E, uint64_t Offset) {
   for (uint64_t ID : E->IDs)
-    ByID.try_emplace(ID, E.get());
+    if (usableID(ID))
+      ByID.try_emplace(ID, E.get());
   Layouts[E.get()] = fixedLayout(E->Attr);
   Events.push_back(std::move(E));
   return checkSampleIDLayout(Offset);
@@ -516,14 +521,14 @@ Error PerfFile::readUserRecord(const Record &R) {
       return decodeError(R.Offset, "truncated EVENT_UPDATE record");
     if (Order.u64(P + 8) != eventupdate::Name)
       return Error::success();
-    auto It = ByID.find(Order.u64(P + 16));
-    if (It == ByID.end())
+    const Event *Named = eventByID(Order.u64(P + 16));
+    if (!Named)
       return Error::success();
     StringRef Name;
     if (!readCString(R.Bytes.drop_front(24), Name))
       return decodeError(R.Offset + 24,
                          "EVENT_UPDATE name is not NUL-terminated");
-    const_cast<Event *>(It->second)->Name = Name.str();
+    const_cast<Event *>(Named)->Name = Name.str();
     return Error::success();
   }
   default:
@@ -666,7 +671,9 @@ void PerfFile::releaseBefore(uint64_t Offset) {
   Released = Offset;
 }
 
-const Event *PerfFile::eventByID(uint64_t ID) const { return ByID.lookup(ID); }
+const Event *PerfFile::eventByID(uint64_t ID) const {
+  return usableID(ID) ? ByID.lookup(ID) : nullptr;
+}
 
 void PerfFile::readValues(const Sample &S,
                           SmallVectorImpl<ReadValue> &Values) const {

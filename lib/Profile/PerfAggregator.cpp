@@ -14,6 +14,7 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 using namespace llvm;
@@ -51,6 +52,12 @@ constexpr uint64_t MaxPageSize = 0x10000;
 
 /// "Runtime - Start + VStart" must not land on DenseMap's reserved keys.
 constexpr uint64_t MaxAddress = ~uint64_t(0) - 2;
+
+/// DenseMap keeps INT_MAX and INT_MIN for itself; no process has them.
+bool usablePID(int32_t PID) {
+  return PID != std::numeric_limits<int32_t>::max() &&
+         PID != std::numeric_limits<int32_t>::min();
+}
 
 Error recordError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
@@ -141,7 +148,8 @@ Error PerfAggregator::mmap(const PerfMMap &M) {
     return recordError("build-id mismatch: " + M.Path + " ran with build-id " +
                        M.BuildID + ", " + Binary.Name + " has " +
                        Binary.BuildID);
-  if (!M.Executable || M.Length == 0 || M.Start + M.Length < M.Start)
+  if (!M.Executable || M.Length == 0 || M.Start + M.Length < M.Start ||
+      !usablePID(M.PID))
     return Error::success();
 
   const LoadSegment *Best = nullptr;
@@ -167,7 +175,7 @@ Error PerfAggregator::mmap(const PerfMMap &M) {
 }
 
 void PerfAggregator::fork(int32_t Child, int32_t Parent) {
-  if (Child == Parent)
+  if (Child == Parent || !usablePID(Child) || !usablePID(Parent))
     return;
   auto It = Processes.find(Parent);
   if (It == Processes.end())
@@ -179,7 +187,7 @@ void PerfAggregator::fork(int32_t Child, int32_t Parent) {
 }
 
 void PerfAggregator::exec(int32_t PID) {
-  if (Processes.erase(PID)) {
+  if (usablePID(PID) && Processes.erase(PID)) {
     AllView.reset();
     LastView.reset();
   }
@@ -208,7 +216,7 @@ PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
   }
   if (LastView && LastView->first == *PID)
     return LastView->second;
-  const MappingList *Maps = Processes.lookup(*PID);
+  const MappingList *Maps = usablePID(*PID) ? Processes.lookup(*PID) : nullptr;
   auto [It, New] = ViewIndex.try_emplace({Maps, unsigned(SawBinaryMapping)}, 0);
   if (New) {
     View V;
