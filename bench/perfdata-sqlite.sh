@@ -103,7 +103,7 @@ for input in lbr ip; do
   if [ $input = lbr ]; then fields=brstack; ba=(); dump=(--brstack); else
     fields=ip; ba=(--ba); dump=(); fi
   mb=$(echo "$(stat -c %s $f) / 1000000" | bc -l)
-  echo "== $f: $(printf '%.0f' "$mb") MB"
+  echo "== $f: $(printf '%.1f' "$mb") MB, $(perf script -F ip -i $f 2>/dev/null | wc -l) samples"
   "$PROFILE" "$bin" --perfdata=$f --format=fdata -o $input.bb.fdata
   "$PROFILE" "$bin" --perfdata=$f --perf-decoder=perf-script --format=fdata \
     -o $input.script.fdata
@@ -130,17 +130,20 @@ for input in lbr ip; do
     for i in "${!cmds[@]}"; do eval "timed $input.$i ${cmds[$i]#*::}"; done
     echo "$(read_ceiling $f) 0 0" >>"$input.read.times"
   done
-  bw=$(col "$input.2" 1) bc_=$(col "$input.2" 2) bm=$(col "$input.2" 3)
+  # at_least V: V, or 0.01 (GNU time's resolution) for the ratios.
+  at_least() { if [ "$(echo "$1 < 0.01" | bc -l)" = 1 ]; then echo 0.01; else echo "$1"; fi; }
+  bw=$(at_least "$(col "$input.2" 1)") bc_=$(at_least "$(col "$input.2" 2)")
+  bm=$(col "$input.2" 3)
   printf '| tool | wall s | CPU s | peak RSS MB | MB/s | wall / bbmap-profile | CPU / bbmap | RSS / bbmap |\n'
   printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
   for i in "${!cmds[@]}"; do
-    w=$(col "$input.$i" 1) c=$(col "$input.$i" 2) m=$(col "$input.$i" 3)
-    printf '| %s | %.2f | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f |\n' "${names[$i]}" \
+    w=$(at_least "$(col "$input.$i" 1)") c=$(col "$input.$i" 2) m=$(col "$input.$i" 3)
+    printf '| %s | %.2f | %.2f | %.0f | %.1f | %.2f | %.2f | %.2f |\n' "${names[$i]}" \
       "$w" "$c" "$(echo "$m / 1024" | bc -l)" "$(echo "$mb / $w" | bc -l)" \
       "$(echo "$w / $bw" | bc -l)" "$(echo "$c / $bc_" | bc -l)" "$(echo "$m / $bm" | bc -l)"
   done
   rw=$(col "$input.read" 1)
-  printf '| read (ceiling) | %.3f | | | %.0f | %.2f | | |\n' "$rw" \
+  printf '| read (ceiling) | %.3f | | | %.1f | %.2f | | |\n' "$rw" \
     "$(echo "$mb / $rw" | bc -l)" "$(echo "$rw / $bw" | bc -l)"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
