@@ -9,6 +9,7 @@
 
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Support/ByteReader.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
@@ -266,7 +267,7 @@ Error PerfFile::addEvent(std::unique_ptr<Event> E, uint64_t Offset) {
   for (uint64_t ID : E->IDs)
     if (usableID(ID))
       ByID.try_emplace(ID, E.get());
-  Layouts[E.get()] = fixedLayout(E->Attr);
+  Layouts.push_back({E.get(), fixedLayout(E->Attr)});
   Events.push_back(std::move(E));
   return checkSampleIDLayout(Offset);
 }
@@ -786,7 +787,9 @@ Error PerfFile::decodeSampleID(const Record &R, const Event &E,
 }
 
 bool PerfFile::decodeFixed(const Record &R, const Event &E, Sample &S) const {
-  auto It = Layouts.find(&E);
+  // Files have a few events: a scan beats hashing.
+  auto It =
+      llvm::find_if(Layouts, [&](const auto &P) { return P.first == &E; });
   if (It == Layouts.end() || !It->second.Valid)
     return false;
   const FixedLayout &L = It->second;

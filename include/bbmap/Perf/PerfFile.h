@@ -144,7 +144,7 @@ private:
   std::vector<BuildIDEntry> BuildIDs;
   std::vector<std::string> CommandLine;
   llvm::DenseMap<uint64_t, const Event *> ByID;
-  llvm::DenseMap<const Event *, FixedLayout> Layouts;
+  std::vector<std::pair<const Event *, FixedLayout>> Layouts;
   /// Where a sample's ID is (u64 words after the header), and a trailer's
   /// (words before the end); -1 when the events have none.
   int IDPos = -1;
