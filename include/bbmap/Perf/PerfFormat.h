@@ -4,7 +4,8 @@
 // sample_type, read_format and branch_sample_type bits, header features,
 // and the sizes of the fixed parts of the file header and of records. The
 // kernel's include/uapi/linux/perf_event.h and perf's util/header.h and
-// util/event.h define them; docs/perf-data.md says what bbmap reads of each.
+// util/event.h define them; docs/profile.md ("perf.data without perf") says
+// what bbmap reads of each.
 //
 //===----------------------------------------------------------------------===//
 
