@@ -9,7 +9,7 @@
 #   lbr.data  branch stacks (32 entries), as `perf record -b` writes them
 #             on LBR hardware: test/tools/perf-data-gen.py from the exact
 #             trace of the run (qemu-x86_64 + trace-plugin.so), SIZE bytes
-#             (default 1100000000; 20000 distinct stacks written over and
+#             (default 1100000000; 100000 distinct stacks written over and
 #             over with growing timestamps);
 #   ip.data   IP samples: `perf record -e cpu-clock -F 20000` of 10 runs of
 #             the workload (profile-sqlite.sh's perf.data).
@@ -69,7 +69,7 @@ if [ ! -f lbr.data ] || [ "$(stat -c %s lbr.data)" -lt "$SIZE" ] || [ lbr.data -
     "./$bin" -batch :memory: <workload.sql >qemu.out
   cmp -s qemu.out native.out || die "sqlite3 output under qemu differs"
   python3 "$TOOLS/perf-data-gen.py" "$bin" "$bin.triples" -o lbr.data \
-    --depth=32 --unique=20000 --size="$SIZE"
+    --depth=32 --unique=100000 --size="$SIZE"
 fi
 perf record -q -e cpu-clock -F 20000 -o ip.data -- sh -c \
   "for i in 1 2 3 4 5 6 7 8 9 10; do ./$bin -batch :memory: <workload.sql >/dev/null; done" \

@@ -11,11 +11,11 @@ TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
 branch stack is a chain of branches that really followed each other: the
 branch of a run (SOURCE -> TARGET) is followed by the branch of a run that
-starts at TARGET. Chains take the run with the most executions left, so a
-long enough file covers the trace in proportion to its counts; the newest
-branch comes first, as perf writes them. Chains start in BINARY; branches
-outside it (in the C library, the dynamic loader) stay in the
-stacks, as on real hardware.
+starts at TARGET, each run drawn in proportion to its executions (a fixed
+seed: the same file every time), so that the samples spread over the trace
+as a profiler's would; the newest branch comes first, as perf writes them.
+Chains start in BINARY; branches outside it (in the C library, the dynamic
+loader) stay in the stacks, as on real hardware.
 
 The file has one event, `cycles:u` (PERF_TYPE_HARDWARE, sample_type
 IP|TID|TIME|PERIOD|BRANCH_STACK, branch_sample_type ANY|USER, with
@@ -33,7 +33,9 @@ holds that many bytes. With --unique N only N distinct stacks are made and
 written over and over (timestamps still grow): large files in seconds.
 """
 import argparse
+import bisect
 import os
+import random
 import struct
 import sys
 
@@ -148,40 +150,39 @@ class Writer:
 
 def chains(triples, depth, count, inside):
     """COUNT branch stacks of DEPTH entries (oldest first), each a chain of
-    runs that follow each other, taking runs with the most executions left
-    first. Chains start at runs for which INSIDE(address) holds (the
-    profiled binary's), so that a hot loop elsewhere does not take every
-    sample."""
+    runs that follow each other: a chain starts at a run drawn in
+    proportion to its executions among the runs for which INSIDE(address)
+    holds (the profiled binary's), and goes on with a run drawn in
+    proportion to its executions among those that start at the branch's
+    target. The draws are pseudo-random with a fixed seed, so a file is
+    the same every time and a large one samples the trace as a profiler
+    would."""
+    rng = random.Random(22)
     by_start = {}
-    left = {}
     for a, s, t, n in triples:
-        if t == 0:
-            continue
-        by_start.setdefault(a, []).append((s, t))
-        left[(a, s, t)] = n
-    for runs in by_start.values():
-        runs.sort()
-    order = sorted((k for k in left if inside(k[0])),
-                   key=lambda k: (-left[k], k)) or \
-        sorted(left, key=lambda k: (-left[k], k))
-    start = 0
+        if t:
+            by_start.setdefault(a, []).append((s, t, n))
+
+    def weighted(runs):
+        total, cum = 0, []
+        for run in sorted(runs):
+            total += run[-1]
+            cum.append(total)
+        return sorted(runs), cum
+
+    starts = [r for r in triples if r[2] and inside(r[0])] or \
+        [r for r in triples if r[2]]
+    starts, start_cum = weighted(starts)
+    nexts = {a: weighted(runs) for a, runs in by_start.items()}
+
+    def draw(runs, cum):
+        return runs[bisect.bisect_right(cum, rng.randrange(cum[-1]))]
+
     for _ in range(count):
-        # Start where the most executions are left.
-        while start < len(order) and left[order[start]] <= 0:
-            start += 1
-        if start == len(order):
-            for k in order:
-                left[k] = 1
-            order.sort()
-            start = 0
-        a = order[start][0]
+        a = draw(starts, start_cum)[0]
         stack = []
-        while len(stack) < depth:
-            runs = by_start.get(a)
-            if not runs:
-                break
-            s, t = max(runs, key=lambda st: (left[(a,) + st], st))
-            left[(a, s, t)] -= 1
+        while len(stack) < depth and a in nexts:
+            s, t, _n = draw(*nexts[a])
             stack.append((s, t))
             a = t
         if stack:
