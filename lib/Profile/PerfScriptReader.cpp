@@ -1,9 +1,8 @@
 //===- PerfScriptReader.cpp - perf script text reader ---------------------===//
 //
-// PerfBinary (program headers and build-id of the profiled ELF file) and
 // PerfScriptReader: a line classifier for perf script text (mmap and task
-// records, sample lines of the layouts listed in the header), the mmap
-// address rule, and the aggregation of branch stacks and IP samples.
+// records, sample lines of the layouts listed in the header) that hands
+// what it reads to a PerfAggregator, which keeps the mappings and counts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/BinaryFormat/ELF.h"
-#include "llvm/Object/BuildID.h"
-#include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Support/Path.h"
 
 using namespace llvm;
-using namespace llvm::object;
 
 namespace bbmap {
 
