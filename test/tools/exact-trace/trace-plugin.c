@@ -44,10 +44,8 @@
  *    does not exec writes nothing (only the process that loaded the plugin
  *    writes the file).
  *
- * QEMU ships no qemu-plugin.h in Debian, so the few API declarations used
- * are written out below. They are the stable C ABI of plugin API version 1,
- * the version QEMU 7.2 implements (it rejects a plugin declaring 2 with
- * "supports only up to version 1").
+ * The plugin API declarations are in qemu-plugin-api.h (QEMU ships no
+ * qemu-plugin.h in Debian).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,53 +55,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- QEMU plugin API (version 1) declarations ------------------------- */
-#define EXPORT __attribute__((visibility("default")))
-#define PLUGIN_API_VERSION 1
-
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-
-typedef struct {
-  const char *target_name;
-  struct {
-    int min;
-    int cur;
-  } version;
-  bool system_emulation;
-  union {
-    struct {
-      int smp_vcpus;
-      int max_vcpus;
-    } system;
-  };
-} qemu_info_t;
-
-enum qemu_plugin_cb_flags { CB_NO_REGS, CB_R_REGS, CB_RW_REGS };
-
-typedef void (*tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-
-extern void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-                                                  tb_trans_cb_t cb);
-extern void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-                                                 vcpu_udata_cb_t cb,
-                                                 enum qemu_plugin_cb_flags f,
-                                                 void *userdata);
-extern void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, udata_cb_t cb,
-                                           void *userdata);
-extern size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-extern uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-extern struct qemu_plugin_insn *
-qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-extern const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-extern size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-extern uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-extern uint64_t qemu_plugin_start_code(void);
-extern uint64_t qemu_plugin_end_code(void);
-extern uint64_t qemu_plugin_entry_code(void);
+#include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
 
