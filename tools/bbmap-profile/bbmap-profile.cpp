@@ -13,29 +13,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ProfilePrinter.h"
-#include "bbmap/Object/InstructionDecoder.h"
-#include "bbmap/Object/MappedBinary.h"
-#include "bbmap/Profile/BATProfileTranslator.h"
-#include "bbmap/Profile/BlockProfile.h"
-#include "bbmap/Profile/BoltYAML.h"
-#include "bbmap/Profile/BoltYAMLBuilder.h"
-#include "bbmap/Profile/BoltYAMLCounts.h"
-#include "bbmap/Profile/FdataWriter.h"
-#include "bbmap/Profile/FlowInference.h"
-#include "bbmap/Profile/Layout.h"
-#include "bbmap/Profile/PreAggregatedWriter.h"
+#include "ProfileCommand.h"
 #include "bbmap/Profile/ProfileSource.h"
-#include "bbmap/Profile/StaleMatching.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
-#include <algorithm>
 
 using namespace llvm;
 using namespace bbmap;
@@ -111,15 +94,6 @@ cl::opt<std::string>
                           "of BOLT's blocks, charged to the map's"),
                  cl::value_desc("file"), cl::cat(ProfileCategory));
 
-enum class OutputFormat {
-  Text,
-  JSON,
-  Fdata,
-  YAML,
-  PreAggregated,
-  Clusters,
-  SymbolOrder
-};
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format (default: text)"),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -206,98 +180,6 @@ cl::opt<std::string> PerfPath("perf",
 /// --threads, or the machine's hardware threads; set by main.
 unsigned ThreadCount = 0;
 
-void warn(StringRef File, const Twine &Msg) {
-  WithColor::warning(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
-}
-
-/// "N records" / "N record".
-std::string records(uint64_t N) {
-  return std::to_string(N) + (N == 1 ? " record" : " records");
-}
-
-/// Says what of the profile does not fit the binary: per function, records
-/// that do not fit its blocks (a stale profile, or another binary's) and
-/// function names it lacks (a profile of another build), at most MaxShown
-/// of them and a count of the rest; a collection on a BOLTed binary read
-/// without its BAT table; and, unless \p Layout (where it is an error),
-/// that nothing fell in the mapped code. With \p Layout, says which
-/// functions the layout leaves out.
-void warnMisfits(const ProfileSource &Source, const SourceFacts &Facts,
-                 const MappedBinary &Binary, const BranchProfile &Profile,
-                 const BlockProfile *Blocks, bool Layout) {
-  constexpr size_t MaxShown = 20;
-  size_t Shown = 0, Hidden = 0, HiddenLeftOut = 0;
-  std::vector<FunctionMisfit> Misfits;
-  if (Blocks)
-    Misfits = misfitFunctions(*Blocks, Binary.index());
-  if (Layout)
-    std::stable_partition(
-        Misfits.begin(), Misfits.end(),
-        [](const FunctionMisfit &M) { return leftOutOfLayout(M.Fit); });
-  for (const FunctionMisfit &M : Misfits) {
-    bool LeftOut = Layout && leftOutOfLayout(M.Fit);
-    if (Shown == MaxShown) {
-      ++Hidden;
-      HiddenLeftOut += LeftOut;
-      continue;
-    }
-    ++Shown;
-    warn(Source.Path,
-         "function '" + M.Name + "': " + std::to_string(M.Fit.Misfits) +
-             " of " + records(M.Fit.Records) +
-             (M.Fit.Misfits == 1 ? " does" : " do") +
-             " not start or end at a block of the map (a stale profile, or "
-             "another binary's?)" +
-             (LeftOut ? "; left out of the layout" : ""));
-  }
-  // perf2bolt names code without a function symbol itself (PLT entries,
-  // its pseudo functions): no map covers it, nothing is amiss.
-  for (const std::string &Name : Facts.UnresolvedNames) {
-    if (StringRef(Name).ends_with("@PLT") ||
-        StringRef(Name).starts_with("__BOLT_"))
-      continue;
-    if (Shown == MaxShown) {
-      ++Hidden;
-      continue;
-    }
-    ++Shown;
-    warn(Source.Path, "function '" + Name + "' is not in '" + Binary.path() +
-                          "' (a profile of another build?)");
-  }
-  if (Hidden)
-    warn(Source.Path,
-         Twine(Hidden) + " more " +
-             (Hidden == 1 ? "function does" : "functions do") + " not fit '" +
-             Binary.path() + "'" +
-             (HiddenLeftOut ? "; " + std::to_string(HiddenLeftOut) +
-                                  " of them left out of the layout"
-                            : std::string()));
-  if (Facts.BoltedCollection && !Binary.bat())
-    warn(Source.Path, "collected on a BOLTed binary (boltedcollection), but '" +
-                          Binary.path() + "' has no BAT table");
-  // Records that fall in the code but do not fit it are named above.
-  bool Empty = Profile.Traces.empty() && Profile.Samples.empty();
-  if (Blocks && !Layout && !Empty && Misfits.empty() &&
-      llvm::all_of(Blocks->Counts, [](uint64_t C) { return C == 0; }))
-    warn(Source.Path, "nothing in the profile falls in the mapped code of '" +
-                          Binary.path() + "': is it a profile of this binary?");
-}
-
-void printError(StringRef File, const Twine &Msg) {
-  WithColor::error(errs(), ToolName) << "'" << File << "': " << Msg << "\n";
-}
-
-[[noreturn]] void fail(StringRef File, const Twine &Msg) {
-  printError(File, Msg);
-  exit(1);
-}
-
-template <class T> T unwrap(StringRef File, Expected<T> V) {
-  if (!V)
-    fail(File, toString(V.takeError()));
-  return std::move(*V);
-}
-
 /// The profiles given, in the order of the options' kinds; each option
 /// may be repeated (all but --yaml, which stands alone).
 std::vector<ProfileSource> selectSources() {
@@ -332,183 +214,8 @@ std::vector<ProfileSource> selectSources() {
   return Given;
 }
 
-/// What messages name the profiles by: the file, or the files joined.
-ProfileSource describeSources(ArrayRef<ProfileSource> Sources) {
-  ProfileSource D = Sources.front();
-  for (const ProfileSource &S : Sources.drop_front()) {
-    D.Path += ", " + S.Path;
-    if (S.Format != D.Format)
-      D.Format = ProfileFormat::Mixed;
-  }
-  return D;
-}
-
-StringRef formatName(ProfileFormat F) {
-  switch (F) {
-  case ProfileFormat::PerfData:
-    return "perf.data";
-  case ProfileFormat::PerfScript:
-    return "perf script";
-  case ProfileFormat::PreAggregated:
-    return "pre-aggregated";
-  case ProfileFormat::Fdata:
-    return "fdata";
-  case ProfileFormat::BoltYAML:
-    return "BOLT YAML";
-  case ProfileFormat::Mixed:
-    return "mixed";
-  }
-  return "";
-}
-
-/// The output is one of perf2bolt's (fdata or YAML) of the profiled
-/// binary itself, written from the profile's records. The YAML of a
-/// carried profile, or of a YAML input, is written from block counts.
-bool writesPerf2boltOutput() {
-  bool RecordYAML = Format == OutputFormat::YAML &&
-                    ProfiledBinaryPath.empty() && BoltYAMLPath.empty();
-  return (Format == OutputFormat::Fdata || RecordYAML) && CFG.empty();
-}
-
-/// Refuses a binary whose blocks the profile cannot be charged to: one
-/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
-/// copied one, still describes the input's addresses).
-void checkBinary(const MappedBinary &Binary) {
-  if (Format == OutputFormat::PreAggregated && CFG.empty()) {
-    if (!BoltYAMLPath.empty() || !InputBinaryPath.empty() ||
-        !ProfiledBinaryPath.empty()) {
-      WithColor::error(errs(), ToolName)
-          << "--format=pa writes the records of the profiles read: not with "
-             "--yaml, --input-binary or --profiled-binary\n";
-      exit(2);
-    }
-    // The records are the binary's addresses; no map is needed.
-    return;
-  }
-  bool Bolted = Binary.bat() != nullptr;
-  bool Fdata = writesPerf2boltOutput();
-  if (!BoltYAMLPath.empty() && Fdata) {
-    WithColor::error(errs(), ToolName)
-        << "--format=fdata writes perf2bolt's records, which a YAML profile "
-           "does not hold\n";
-    exit(2);
-  }
-  if (!ProfiledBinaryPath.empty() && (!InputBinaryPath.empty() || Fdata)) {
-    WithColor::error(errs(), ToolName)
-        << "--profiled-binary carries block counts to BINARY: it does not go "
-           "with --input-binary or --format=fdata (run those on the profiled "
-           "binary)\n";
-    exit(2);
-  }
-  if (!InputBinaryPath.empty() && !Bolted)
-    fail(BinaryPath, "no BAT table (.note.bolt_bat): --input-binary needs a "
-                     "binary BOLTed with --enable-bat");
-  if (!InputBinaryPath.empty() && Fdata) {
-    WithColor::error(errs(), ToolName)
-        << "--format=fdata writes perf2bolt's fdata of the BOLTed binary "
-           "itself (for llvm-bolt on the input binary): drop --input-binary\n";
-    exit(2);
-  }
-  if (Bolted && InputBinaryPath.empty() && !Fdata)
-    fail(BinaryPath, "optimized by BOLT (BAT table in .note.bolt_bat): its "
-                     "blocks are the input binary's; give the binary BOLT "
-                     "read, with its .llvm_bb_addr_map, as --input-binary=IN");
-  if (!Bolted && Binary.sections().empty())
-    fail(BinaryPath, "no .llvm_bb_addr_map section");
-}
-
-/// The binary the blocks are charged to, with its decoder.
-struct ChargedBinary {
-  std::unique_ptr<MappedBinary> Binary;
-  std::unique_ptr<InstructionDecoder> Decoder;
-};
-
-ChargedBinary openInput(const MappedBinary &Bolted) {
-  ChargedBinary In;
-  In.Binary = unwrap(InputBinaryPath, MappedBinary::open(InputBinaryPath));
-  if (Error E = checkBATInput(Bolted, *In.Binary, IgnoreBuildID))
-    fail(InputBinaryPath, toString(std::move(E)));
-  In.Decoder =
-      unwrap(InputBinaryPath, InstructionDecoder::create(In.Binary->object()));
-  return In;
-}
-
-boltyaml::Profile readYAML(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
-  if (!Buffer)
-    fail(Path, Buffer.getError().message());
-  std::vector<boltyaml::FunctionProblem> Problems;
-  boltyaml::Profile P = unwrap(
-      Path, boltyaml::readBoltYAML((*Buffer)->getMemBufferRef(), &Problems));
-  for (const boltyaml::FunctionProblem &Problem : Problems)
-    warn(Path, "function '" + Problem.Name + "' left out: " + Problem.Message);
-  return P;
-}
-
-/// Charges a YAML profile to \p Binary's blocks, naming the functions
-/// that do not fit it (at most 20, then a count).
-BlockProfile chargeYAML(const ProfileSource &Source, const boltyaml::Profile &P,
-                        const MappedBinary &Binary,
-                        const InstructionDecoder &Decoder) {
-  constexpr size_t MaxShown = 20;
-  YAMLCounts C = countYAMLBlocks(P, Binary, Decoder);
-  for (const YAMLMisfit &M : ArrayRef(C.Misfits).take_front(MaxShown))
-    warn(Source.Path, "function '" + M.Name + "' does not fit '" +
-                          Binary.path() + "': " + M.Reason);
-  if (C.Misfits.size() > MaxShown)
-    warn(Source.Path, Twine(C.Misfits.size() - MaxShown) +
-                          " more functions do not fit '" + Binary.path() + "'");
-  if (!C.Functions && !P.Functions.empty())
-    warn(Source.Path, "the profile lists no block counts (perf2bolt's YAML "
-                      "of IP samples drops them: use its fdata, or "
-                      "bbmap-profile --format=yaml)");
-  if (C.CallsUnresolved)
-    warn(Source.Path, Twine(C.CallsUnresolved) +
-                          " calls to functions the profile does not list "
-                          "(PLT entries, unknown code) are left out");
-  return std::move(C.Profile);
-}
-
-ChargedBinary openProfiled() {
-  ChargedBinary Old;
-  Old.Binary =
-      unwrap(ProfiledBinaryPath, MappedBinary::open(ProfiledBinaryPath));
-  if (Old.Binary->bat())
-    fail(ProfiledBinaryPath, "optimized by BOLT: give the binary BOLT read "
-                             "as --profiled-binary");
-  Old.Decoder = unwrap(ProfiledBinaryPath,
-                       InstructionDecoder::create(Old.Binary->object()));
-  return Old;
-}
-
-/// "N.N%" of \p Total.
-std::string share(uint64_t Part, uint64_t Total) {
-  return formatv("{0:F1}%", Total ? 100.0 * Part / Total : 0.0).str();
-}
-
-/// Names what of a stale profile was lost, with its share of the weight:
-/// functions BINARY lacks and profiled blocks no block matched, at most
-/// MaxShown of each.
-void warnStale(const ProfileSource &Source, const StaleMatchStats &S) {
-  constexpr size_t MaxShown = 20;
-  auto List = [&](ArrayRef<StaleLoss> Losses, StringRef What) {
-    for (const StaleLoss &L : Losses.take_front(MaxShown))
-      warn(Source.Path, "function '" + L.Name + "' " + What + ": " +
-                            share(L.Weight, S.Weight) +
-                            " of the profile's weight lost");
-    if (Losses.size() > MaxShown)
-      warn(Source.Path,
-           Twine(Losses.size() - MaxShown) + " more functions " + What);
-  };
-  List(S.Missing, "is not in '" + BinaryPath + "'");
-  List(S.Partial, "changed, some profiled blocks match no block");
-}
-
-} // namespace
-
-int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
+/// bbmap-profile's own command line.
+int runBBMapProfileMode(ArrayRef<const char *> Args) {
   // libLLVM registers an undocumented --threads of its own, which nothing
   // here reads: bbmap-profile's takes its place.
   if (cl::Option *Theirs = cl::getRegisteredOptions().lookup("threads"))
@@ -522,7 +229,7 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { printToolVersion(OS, "bbmap-profile"); });
   cl::ParseCommandLineOptions(
-      argc, argv,
+      Args.size(), Args.data(),
       "bbmap-profile: charge a profile to basic blocks\n\n"
       "  Reads one profile of BINARY (perf.data, perf script text, BOLT\n"
       "  pre-aggregated, fdata or YAML) and charges it to the blocks of "
@@ -537,158 +244,28 @@ int main(int argc, char **argv) {
     return 2;
   }
   ThreadCount = Threads;
-  std::vector<ProfileSource> Sources = selectSources();
-  ProfileSource Source = describeSources(Sources);
 
-  // A BOLTed binary needs no map: fdata goes through its BAT table, block
-  // counts to the input binary's map.
-  std::unique_ptr<MappedBinary> Binary = unwrap(
-      BinaryPath,
-      MappedBinary::open(BinaryPath, MappedBinary::MapRequirement::Optional));
-  checkBinary(*Binary);
-  bool WritesFdata = writesPerf2boltOutput();
-  std::unique_ptr<InstructionDecoder> Decoder =
-      unwrap(BinaryPath, InstructionDecoder::create(Binary->object()));
-  std::optional<ChargedBinary> Profiled;
-  if (!ProfiledBinaryPath.empty())
-    Profiled = openProfiled();
-  const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
-  SourceFacts Facts;
-  std::optional<boltyaml::Profile> YAML;
-  BranchProfile Profile;
-  if (Source.Format == ProfileFormat::BoltYAML) {
-    YAML = readYAML(Source.Path);
-    Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
-    if (!YAML->Head.EventNames.empty())
-      Profile.Events.push_back(YAML->Head.EventNames);
-  } else {
-    Expected<BranchProfile> Read =
-        Sources.size() == 1 ? readProfile(Sources.front(), Recorded, Facts)
-                            : readProfiles(Sources, Recorded, Facts);
-    if (!Read && Sources.size() > 1) {
-      WithColor::error(errs(), ToolName) << toString(Read.takeError()) << "\n";
-      return 1;
-    }
-    Profile = unwrap(Source.Path, std::move(Read));
-  }
-  std::error_code EC;
-  ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
-  if (EC)
-    fail(OutputPath, EC.message());
-  if (Format == OutputFormat::PreAggregated && CFG.empty()) {
-    if (Error E = writePreAggregated(Profile, Out.os()))
-      fail(Source.Path, toString(std::move(E)));
-    Out.keep();
-    return 0;
-  }
-  if (WritesFdata && Format == OutputFormat::YAML) {
-    warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
-    BoltYAMLOptions Options;
-    Options.Dialect = Dialect;
-    Options.BasicSamples = BasicSamples || !Profile.HasBranches;
-    boltyaml::writeBoltYAML(
-        unwrap(BinaryPath, buildBoltYAML(Profile, *Binary, *Decoder, Options)),
-        Out.os());
-    Out.keep();
-    return 0;
-  }
-  if (WritesFdata) {
-    warnMisfits(Source, Facts, *Binary, Profile, nullptr, /*Layout=*/false);
-    FdataOptions Options;
-    Options.Dialect = Dialect;
-    Options.BasicSamples = BasicSamples || !Profile.HasBranches;
-    Options.PerfEventNames = any_of(Sources, [](const ProfileSource &S) {
-      return S.Format == ProfileFormat::PerfData ||
-             S.Format == ProfileFormat::PerfScript;
-    });
-    unwrap(BinaryPath,
-           writeFdata(Profile, *Binary, *Decoder, Options, Out.os()));
-    Out.keep();
-    return 0;
-  }
-  ProfileOrigin Origin;
-  Origin.ProfilePath = Source.Path;
-  Origin.Format = formatName(Source.Format).str();
-  Origin.Profile = &Profile;
-  std::optional<ChargedBinary> Input;
-  if (!InputBinaryPath.empty() && YAML) {
-    // BOLT writes the YAML of a BOLTed binary in its input's blocks.
-    Input = openInput(*Binary);
-    Origin.BoltedBinary = Binary->path();
-  } else if (!InputBinaryPath.empty()) {
-    Input = openInput(*Binary);
-    TranslatedProfile T = translateBATProfile(
-        Profile, {*Binary, *Decoder, *Input->Binary, *Input->Decoder});
-    Profile = std::move(T.Profile);
-    Origin.BoltedBinary = Binary->path();
-    Origin.BAT = T.Stats;
-  }
-  const ChargedBinary *CountedOn = Input      ? &*Input
-                                   : Profiled ? &*Profiled
-                                              : nullptr;
-  const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
-  const InstructionDecoder &CountedDecoder =
-      CountedOn ? *CountedOn->Decoder : *Decoder;
-  BlockProfile Blocks = YAML
-                            ? chargeYAML(Source, *YAML, Counted, CountedDecoder)
-                            : countBlocks(Profile, Counted, CountedDecoder);
-  bool WritesLayout = CFG.empty() && (Format == OutputFormat::Clusters ||
-                                      Format == OutputFormat::SymbolOrder);
-  if (Blocks.Kind == CountKind::Samples &&
-      (InferCounts || WritesLayout || Profiled))
-    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder);
-  warnMisfits(Source, Facts, Counted, Profile, &Blocks, WritesLayout);
-  if (Profiled) {
-    CarriedProfile Carried =
-        unwrap(Source.Path, carryProfile(Blocks, {Counted, CountedDecoder},
-                                         {*Binary, *Decoder}, StaleHashes));
-    warnStale(Source, Carried.Stats);
-    Blocks = std::move(Carried.Profile);
-    Origin.ProfiledBinary = Counted.path();
-    Origin.Stale = std::move(Carried.Stats);
-  }
-  const MappedBinary &Charged = Profiled ? *Binary : Counted;
-  std::vector<FunctionLayout> Layout;
-  if (WritesLayout) {
-    Layout = computeLayout(Blocks, Charged);
-    // Nothing to lay out is an error, and no file is written (returning
-    // lets Out remove it).
-    if (Layout.empty()) {
-      bool Misfit = llvm::any_of(
-          Blocks.Fit, [](const auto &F) { return F.second.Misfits != 0; });
-      if (Misfit)
-        printError(Source.Path, "no function of '" + Charged.path() +
-                                    "' fits the profile: no layout written "
-                                    "(a stale profile, or another binary's?)");
-      else
-        printError(Source.Path,
-                   "nothing in the profile falls in the mapped code of '" +
-                       Charged.path() +
-                       "': no layout written (is it a profile of this "
-                       "binary?)");
-      return 1;
-    }
-  }
-  if (!CFG.empty()) {
-    if (Error E = printFunctionCFG(Out.os(), Charged, Blocks, CFG))
-      fail(Charged.path(), toString(std::move(E)));
-  } else if (Format == OutputFormat::Clusters) {
-    writeClusterProfile(Layout, LayoutFor, Out.os());
-  } else if (Format == OutputFormat::SymbolOrder) {
-    writeSymbolOrder(Layout, Out.os());
-  } else if (Format == OutputFormat::YAML) {
-    BoltYAMLOptions Options;
-    Options.Dialect = Dialect;
-    boltyaml::writeBoltYAML(
-        unwrap(Charged.path(),
-               buildBoltYAML(Blocks, Charged,
-                             Profiled ? *Decoder : CountedDecoder, Options)),
-        Out.os());
-  } else if (Format == OutputFormat::JSON) {
-    printProfileJSON(Out.os(), Charged, Blocks, Origin, PrettyPrint);
-  } else {
-    printProfileSummary(Out.os(), Charged, Blocks, Origin, Top);
-  }
-  Out.keep();
-  return 0;
+  ProfileRequest Request;
+  Request.BinaryPath = BinaryPath;
+  Request.InputBinaryPath = InputBinaryPath;
+  Request.ProfiledBinaryPath = ProfiledBinaryPath;
+  Request.StaleHashes = StaleHashes;
+  Request.Sources = selectSources();
+  Request.Outputs.push_back({Format, OutputPath});
+  Request.CFG = CFG;
+  Request.PrettyPrint = PrettyPrint;
+  Request.Top = Top;
+  Request.Dialect = Dialect;
+  Request.BasicSamples = BasicSamples;
+  Request.LayoutFor = LayoutFor;
+  Request.InferCounts = InferCounts;
+  Request.IgnoreBuildID = IgnoreBuildID;
+  return runProfile(Request);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  return runBBMapProfileMode(ArrayRef<const char *>(argv, argc));
 }

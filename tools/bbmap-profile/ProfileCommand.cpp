@@ -1,0 +1,533 @@
+//===- ProfileCommand.cpp - read profiles, write bbmap-profile's outputs --===//
+//
+// Reads the profiles of a request against the binary (sums several), then
+// writes what it asks for: perf2bolt's records (fdata, YAML), the summed
+// records (pre-aggregated text), or the block counts charged to the map
+// (summary, JSON, dot, layout), translated through BAT or carried from an
+// earlier build first when asked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProfileCommand.h"
+#include "ProfilePrinter.h"
+#include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/BATProfileTranslator.h"
+#include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/Profile/BoltYAMLBuilder.h"
+#include "bbmap/Profile/BoltYAMLCounts.h"
+#include "bbmap/Profile/FdataWriter.h"
+#include "bbmap/Profile/FlowInference.h"
+#include "bbmap/Profile/PreAggregatedWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+/// "N records" / "N record".
+std::string records(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " record" : " records");
+}
+
+/// "N.N%" of \p Total.
+std::string share(uint64_t Part, uint64_t Total) {
+  return formatv("{0:F1}%", Total ? 100.0 * Part / Total : 0.0).str();
+}
+
+/// What messages name the profiles by: the file, or the files joined.
+ProfileSource describeSources(ArrayRef<ProfileSource> Sources) {
+  ProfileSource D = Sources.front();
+  for (const ProfileSource &S : Sources.drop_front()) {
+    D.Path += ", " + S.Path;
+    if (S.Format != D.Format)
+      D.Format = ProfileFormat::Mixed;
+  }
+  return D;
+}
+
+StringRef formatName(ProfileFormat F) {
+  switch (F) {
+  case ProfileFormat::PerfData:
+    return "perf.data";
+  case ProfileFormat::PerfScript:
+    return "perf script";
+  case ProfileFormat::PreAggregated:
+    return "pre-aggregated";
+  case ProfileFormat::Fdata:
+    return "fdata";
+  case ProfileFormat::BoltYAML:
+    return "BOLT YAML";
+  case ProfileFormat::Mixed:
+    return "mixed";
+  }
+  return "";
+}
+
+bool isLayout(OutputFormat F) {
+  return F == OutputFormat::Clusters || F == OutputFormat::SymbolOrder;
+}
+
+bool isRecords(OutputFormat F) {
+  return F == OutputFormat::Fdata || F == OutputFormat::YAML;
+}
+
+/// The binary the blocks are charged to, with its decoder.
+struct ChargedBinary {
+  std::unique_ptr<MappedBinary> Binary;
+  std::unique_ptr<InstructionDecoder> Decoder;
+};
+
+/// One run of a request; errors of its inputs end the process.
+class ProfileRun {
+public:
+  ProfileRun(const ProfileRequest &R)
+      : R(R), Source(describeSources(R.Sources)),
+        YAMLInput(Source.Format == ProfileFormat::BoltYAML) {}
+
+  int run();
+
+private:
+  void warn(StringRef File, const Twine &Msg) const {
+    WithColor::warning(errs(), R.ToolName)
+        << "'" << File << "': " << Msg << "\n";
+  }
+  void printError(StringRef File, const Twine &Msg) const {
+    WithColor::error(errs(), R.ToolName) << "'" << File << "': " << Msg << "\n";
+  }
+  [[noreturn]] void fail(StringRef File, const Twine &Msg) const {
+    printError(File, Msg);
+    exit(1);
+  }
+  /// A request that does not hold together: one line, exit 2.
+  [[noreturn]] void usageError(const Twine &Msg) const {
+    WithColor::error(errs(), R.ToolName) << Msg << "\n";
+    exit(2);
+  }
+  template <class T> T unwrap(StringRef File, Expected<T> V) const {
+    if (!V)
+      fail(File, toString(V.takeError()));
+    return std::move(*V);
+  }
+
+  OutputFormat format() const { return R.Outputs.front().Format; }
+  bool writesPerf2boltOutput() const;
+  void checkOutputs() const;
+  void checkBinary(const MappedBinary &Binary) const;
+  void warnMisfits(const SourceFacts &Facts, const MappedBinary &Binary,
+                   const BranchProfile &Profile, const BlockProfile *Blocks,
+                   bool Layout) const;
+  ChargedBinary openInput(const MappedBinary &Bolted) const;
+  ChargedBinary openProfiled() const;
+  boltyaml::Profile readYAML(StringRef Path) const;
+  BlockProfile chargeYAML(const boltyaml::Profile &P,
+                          const MappedBinary &Binary,
+                          const InstructionDecoder &Decoder) const;
+  void warnStale(const StaleMatchStats &S) const;
+  void writeRecords(const ProfileOutput &O, const BranchProfile &Profile,
+                    const MappedBinary &Binary,
+                    const InstructionDecoder &Decoder, raw_ostream &OS) const;
+
+  const ProfileRequest &R;
+  ProfileSource Source;
+  bool YAMLInput;
+};
+
+/// The output is one of perf2bolt's (fdata or YAML) of the profiled
+/// binary itself, written from the profile's records. The YAML of a
+/// carried profile, or of a YAML input, is written from block counts.
+bool ProfileRun::writesPerf2boltOutput() const {
+  bool RecordYAML = format() == OutputFormat::YAML &&
+                    R.ProfiledBinaryPath.empty() && !YAMLInput;
+  return (format() == OutputFormat::Fdata || RecordYAML) && R.CFG.empty();
+}
+
+/// Several outputs are written from one reading of the profiles when they
+/// are of one kind: perf2bolt's records, or a layout.
+void ProfileRun::checkOutputs() const {
+  if (R.Outputs.size() == 1)
+    return;
+  bool Records = writesPerf2boltOutput() &&
+                 llvm::all_of(R.Outputs, [](const ProfileOutput &O) {
+                   return isRecords(O.Format);
+                 });
+  bool Layouts =
+      R.CFG.empty() && llvm::all_of(R.Outputs, [](const ProfileOutput &O) {
+        return isLayout(O.Format);
+      });
+  if (!Records && !Layouts)
+    usageError("several outputs are written only as perf2bolt's records "
+               "(fdata, YAML) or as a layout (clusters, symbol order)");
+}
+
+/// Refuses a binary whose blocks the profile cannot be charged to: one
+/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
+/// copied one, still describes the input's addresses).
+void ProfileRun::checkBinary(const MappedBinary &Binary) const {
+  if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
+    if (YAMLInput || !R.InputBinaryPath.empty() ||
+        !R.ProfiledBinaryPath.empty())
+      usageError("--format=pa writes the records of the profiles read: not "
+                 "with --yaml, --input-binary or --profiled-binary");
+    // The records are the binary's addresses; no map is needed.
+    return;
+  }
+  bool Bolted = Binary.bat() != nullptr;
+  bool Fdata = writesPerf2boltOutput();
+  if (YAMLInput && format() == OutputFormat::Fdata && R.CFG.empty())
+    usageError("--format=fdata writes perf2bolt's records, which a YAML "
+               "profile does not hold");
+  if (!R.ProfiledBinaryPath.empty() && (!R.InputBinaryPath.empty() || Fdata))
+    usageError("--profiled-binary carries block counts to BINARY: it does not "
+               "go with --input-binary or --format=fdata (run those on the "
+               "profiled binary)");
+  if (!R.InputBinaryPath.empty() && !Bolted)
+    fail(R.BinaryPath, "no BAT table (.note.bolt_bat): --input-binary needs a "
+                       "binary BOLTed with --enable-bat");
+  if (!R.InputBinaryPath.empty() && Fdata)
+    usageError("--format=fdata writes perf2bolt's fdata of the BOLTed binary "
+               "itself (for llvm-bolt on the input binary): drop "
+               "--input-binary");
+  if (Bolted && R.InputBinaryPath.empty() && !Fdata)
+    fail(R.BinaryPath, "optimized by BOLT (BAT table in .note.bolt_bat): its "
+                       "blocks are the input binary's; give the binary BOLT "
+                       "read, with its .llvm_bb_addr_map, as "
+                       "--input-binary=IN");
+  if (!Bolted && Binary.sections().empty())
+    fail(R.BinaryPath, "no .llvm_bb_addr_map section");
+}
+
+/// Says what of the profile does not fit the binary: per function, records
+/// that do not fit its blocks (a stale profile, or another binary's) and
+/// function names it lacks (a profile of another build), at most MaxShown
+/// of them and a count of the rest; a collection on a BOLTed binary read
+/// without its BAT table; and, unless \p Layout (where it is an error),
+/// that nothing fell in the mapped code. With \p Layout, says which
+/// functions the layout leaves out.
+void ProfileRun::warnMisfits(const SourceFacts &Facts,
+                             const MappedBinary &Binary,
+                             const BranchProfile &Profile,
+                             const BlockProfile *Blocks, bool Layout) const {
+  constexpr size_t MaxShown = 20;
+  size_t Shown = 0, Hidden = 0, HiddenLeftOut = 0;
+  std::vector<FunctionMisfit> Misfits;
+  if (Blocks)
+    Misfits = misfitFunctions(*Blocks, Binary.index());
+  if (Layout)
+    std::stable_partition(
+        Misfits.begin(), Misfits.end(),
+        [](const FunctionMisfit &M) { return leftOutOfLayout(M.Fit); });
+  for (const FunctionMisfit &M : Misfits) {
+    bool LeftOut = Layout && leftOutOfLayout(M.Fit);
+    if (Shown == MaxShown) {
+      ++Hidden;
+      HiddenLeftOut += LeftOut;
+      continue;
+    }
+    ++Shown;
+    warn(Source.Path,
+         "function '" + M.Name + "': " + std::to_string(M.Fit.Misfits) +
+             " of " + records(M.Fit.Records) +
+             (M.Fit.Misfits == 1 ? " does" : " do") +
+             " not start or end at a block of the map (a stale profile, or "
+             "another binary's?)" +
+             (LeftOut ? "; left out of the layout" : ""));
+  }
+  // perf2bolt names code without a function symbol itself (PLT entries,
+  // its pseudo functions): no map covers it, nothing is amiss.
+  for (const std::string &Name : Facts.UnresolvedNames) {
+    if (StringRef(Name).ends_with("@PLT") ||
+        StringRef(Name).starts_with("__BOLT_"))
+      continue;
+    if (Shown == MaxShown) {
+      ++Hidden;
+      continue;
+    }
+    ++Shown;
+    warn(Source.Path, "function '" + Name + "' is not in '" + Binary.path() +
+                          "' (a profile of another build?)");
+  }
+  if (Hidden)
+    warn(Source.Path,
+         Twine(Hidden) + " more " +
+             (Hidden == 1 ? "function does" : "functions do") + " not fit '" +
+             Binary.path() + "'" +
+             (HiddenLeftOut ? "; " + std::to_string(HiddenLeftOut) +
+                                  " of them left out of the layout"
+                            : std::string()));
+  if (Facts.BoltedCollection && !Binary.bat())
+    warn(Source.Path, "collected on a BOLTed binary (boltedcollection), but '" +
+                          Binary.path() + "' has no BAT table");
+  // Records that fall in the code but do not fit it are named above.
+  bool Empty = Profile.Traces.empty() && Profile.Samples.empty();
+  if (Blocks && !Layout && !Empty && Misfits.empty() &&
+      llvm::all_of(Blocks->Counts, [](uint64_t C) { return C == 0; }))
+    warn(Source.Path, "nothing in the profile falls in the mapped code of '" +
+                          Binary.path() + "': is it a profile of this binary?");
+}
+
+ChargedBinary ProfileRun::openInput(const MappedBinary &Bolted) const {
+  ChargedBinary In;
+  In.Binary = unwrap(R.InputBinaryPath, MappedBinary::open(R.InputBinaryPath));
+  if (Error E = checkBATInput(Bolted, *In.Binary, R.IgnoreBuildID))
+    fail(R.InputBinaryPath, toString(std::move(E)));
+  In.Decoder = unwrap(R.InputBinaryPath,
+                      InstructionDecoder::create(In.Binary->object()));
+  return In;
+}
+
+ChargedBinary ProfileRun::openProfiled() const {
+  ChargedBinary Old;
+  Old.Binary =
+      unwrap(R.ProfiledBinaryPath, MappedBinary::open(R.ProfiledBinaryPath));
+  if (Old.Binary->bat())
+    fail(R.ProfiledBinaryPath, "optimized by BOLT: give the binary BOLT read "
+                               "as --profiled-binary");
+  Old.Decoder = unwrap(R.ProfiledBinaryPath,
+                       InstructionDecoder::create(Old.Binary->object()));
+  return Old;
+}
+
+boltyaml::Profile ProfileRun::readYAML(StringRef Path) const {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buffer)
+    fail(Path, Buffer.getError().message());
+  std::vector<boltyaml::FunctionProblem> Problems;
+  boltyaml::Profile P = unwrap(
+      Path, boltyaml::readBoltYAML((*Buffer)->getMemBufferRef(), &Problems));
+  for (const boltyaml::FunctionProblem &Problem : Problems)
+    warn(Path, "function '" + Problem.Name + "' left out: " + Problem.Message);
+  return P;
+}
+
+/// Charges a YAML profile to \p Binary's blocks, naming the functions
+/// that do not fit it (at most 20, then a count).
+BlockProfile ProfileRun::chargeYAML(const boltyaml::Profile &P,
+                                    const MappedBinary &Binary,
+                                    const InstructionDecoder &Decoder) const {
+  constexpr size_t MaxShown = 20;
+  YAMLCounts C = countYAMLBlocks(P, Binary, Decoder);
+  for (const YAMLMisfit &M : ArrayRef(C.Misfits).take_front(MaxShown))
+    warn(Source.Path, "function '" + M.Name + "' does not fit '" +
+                          Binary.path() + "': " + M.Reason);
+  if (C.Misfits.size() > MaxShown)
+    warn(Source.Path, Twine(C.Misfits.size() - MaxShown) +
+                          " more functions do not fit '" + Binary.path() + "'");
+  if (!C.Functions && !P.Functions.empty())
+    warn(Source.Path, "the profile lists no block counts (perf2bolt's YAML "
+                      "of IP samples drops them: use its fdata, or "
+                      "bbmap-profile --format=yaml)");
+  if (C.CallsUnresolved)
+    warn(Source.Path, Twine(C.CallsUnresolved) +
+                          " calls to functions the profile does not list "
+                          "(PLT entries, unknown code) are left out");
+  return std::move(C.Profile);
+}
+
+/// Names what of a stale profile was lost, with its share of the weight:
+/// functions BINARY lacks and profiled blocks no block matched, at most
+/// MaxShown of each.
+void ProfileRun::warnStale(const StaleMatchStats &S) const {
+  constexpr size_t MaxShown = 20;
+  auto List = [&](ArrayRef<StaleLoss> Losses, StringRef What) {
+    for (const StaleLoss &L : Losses.take_front(MaxShown))
+      warn(Source.Path, "function '" + L.Name + "' " + What + ": " +
+                            share(L.Weight, S.Weight) +
+                            " of the profile's weight lost");
+    if (Losses.size() > MaxShown)
+      warn(Source.Path,
+           Twine(Losses.size() - MaxShown) + " more functions " + What);
+  };
+  List(S.Missing, "is not in '" + R.BinaryPath + "'");
+  List(S.Partial, "changed, some profiled blocks match no block");
+}
+
+/// Writes perf2bolt's records of \p Profile on \p Binary as fdata or YAML.
+void ProfileRun::writeRecords(const ProfileOutput &O,
+                              const BranchProfile &Profile,
+                              const MappedBinary &Binary,
+                              const InstructionDecoder &Decoder,
+                              raw_ostream &OS) const {
+  bool BasicSamples = R.BasicSamples || !Profile.HasBranches;
+  if (O.Format == OutputFormat::YAML) {
+    BoltYAMLOptions Options;
+    Options.Dialect = R.Dialect;
+    Options.BasicSamples = BasicSamples;
+    boltyaml::writeBoltYAML(
+        unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options)),
+        OS);
+    return;
+  }
+  FdataOptions Options;
+  Options.Dialect = R.Dialect;
+  Options.BasicSamples = BasicSamples;
+  Options.PerfEventNames = any_of(R.Sources, [](const ProfileSource &S) {
+    return S.Format == ProfileFormat::PerfData ||
+           S.Format == ProfileFormat::PerfScript;
+  });
+  unwrap(R.BinaryPath, writeFdata(Profile, Binary, Decoder, Options, OS));
+}
+
+int ProfileRun::run() {
+  checkOutputs();
+  // A BOLTed binary needs no map: fdata goes through its BAT table, block
+  // counts to the input binary's map.
+  std::unique_ptr<MappedBinary> Binary = unwrap(
+      R.BinaryPath,
+      MappedBinary::open(R.BinaryPath, MappedBinary::MapRequirement::Optional));
+  checkBinary(*Binary);
+  bool WritesFdata = writesPerf2boltOutput();
+  std::unique_ptr<InstructionDecoder> Decoder =
+      unwrap(R.BinaryPath, InstructionDecoder::create(Binary->object()));
+  std::optional<ChargedBinary> Profiled;
+  if (!R.ProfiledBinaryPath.empty())
+    Profiled = openProfiled();
+  const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
+  SourceFacts Facts;
+  std::optional<boltyaml::Profile> YAML;
+  BranchProfile Profile;
+  if (YAMLInput) {
+    YAML = readYAML(Source.Path);
+    Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
+    if (!YAML->Head.EventNames.empty())
+      Profile.Events.push_back(YAML->Head.EventNames);
+  } else {
+    Expected<BranchProfile> Read =
+        R.Sources.size() == 1 ? readProfile(R.Sources.front(), Recorded, Facts)
+                              : readProfiles(R.Sources, Recorded, Facts);
+    if (!Read && R.Sources.size() > 1) {
+      WithColor::error(errs(), R.ToolName)
+          << toString(Read.takeError()) << "\n";
+      return 1;
+    }
+    Profile = unwrap(Source.Path, std::move(Read));
+  }
+  std::vector<std::unique_ptr<ToolOutputFile>> Outs;
+  for (const ProfileOutput &O : R.Outputs) {
+    std::error_code EC;
+    Outs.push_back(std::make_unique<ToolOutputFile>(
+        O.Path, EC, sys::fs::OpenFlags::OF_Text));
+    if (EC)
+      fail(O.Path, EC.message());
+  }
+  auto KeepAll = [&] {
+    for (std::unique_ptr<ToolOutputFile> &Out : Outs)
+      Out->keep();
+    return 0;
+  };
+  raw_ostream &OS = Outs.front()->os();
+  if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
+    if (Error E = writePreAggregated(Profile, OS))
+      fail(Source.Path, toString(std::move(E)));
+    return KeepAll();
+  }
+  if (WritesFdata) {
+    warnMisfits(Facts, *Binary, Profile, nullptr, /*Layout=*/false);
+    for (size_t I = 0; I != R.Outputs.size(); ++I)
+      writeRecords(R.Outputs[I], Profile, *Binary, *Decoder, Outs[I]->os());
+    return KeepAll();
+  }
+  ProfileOrigin Origin;
+  Origin.ProfilePath = Source.Path;
+  Origin.Format = formatName(Source.Format).str();
+  Origin.Profile = &Profile;
+  std::optional<ChargedBinary> Input;
+  if (!R.InputBinaryPath.empty() && YAML) {
+    // BOLT writes the YAML of a BOLTed binary in its input's blocks.
+    Input = openInput(*Binary);
+    Origin.BoltedBinary = Binary->path();
+  } else if (!R.InputBinaryPath.empty()) {
+    Input = openInput(*Binary);
+    TranslatedProfile T = translateBATProfile(
+        Profile, {*Binary, *Decoder, *Input->Binary, *Input->Decoder});
+    Profile = std::move(T.Profile);
+    Origin.BoltedBinary = Binary->path();
+    Origin.BAT = T.Stats;
+  }
+  const ChargedBinary *CountedOn = Input      ? &*Input
+                                   : Profiled ? &*Profiled
+                                              : nullptr;
+  const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
+  const InstructionDecoder &CountedDecoder =
+      CountedOn ? *CountedOn->Decoder : *Decoder;
+  BlockProfile Blocks = YAML ? chargeYAML(*YAML, Counted, CountedDecoder)
+                             : countBlocks(Profile, Counted, CountedDecoder);
+  bool WritesLayout = R.CFG.empty() && isLayout(format());
+  if (Blocks.Kind == CountKind::Samples &&
+      (R.InferCounts || WritesLayout || Profiled))
+    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder);
+  warnMisfits(Facts, Counted, Profile, &Blocks, WritesLayout);
+  if (Profiled) {
+    CarriedProfile Carried =
+        unwrap(Source.Path, carryProfile(Blocks, {Counted, CountedDecoder},
+                                         {*Binary, *Decoder}, R.StaleHashes));
+    warnStale(Carried.Stats);
+    Blocks = std::move(Carried.Profile);
+    Origin.ProfiledBinary = Counted.path();
+    Origin.Stale = std::move(Carried.Stats);
+  }
+  const MappedBinary &Charged = Profiled ? *Binary : Counted;
+  if (WritesLayout) {
+    std::vector<FunctionLayout> Layout = computeLayout(Blocks, Charged);
+    // Nothing to lay out is an error, and no file is written (returning
+    // lets Outs remove them).
+    if (Layout.empty()) {
+      bool Misfit = llvm::any_of(
+          Blocks.Fit, [](const auto &F) { return F.second.Misfits != 0; });
+      if (Misfit)
+        printError(Source.Path, "no function of '" + Charged.path() +
+                                    "' fits the profile: no layout written "
+                                    "(a stale profile, or another binary's?)");
+      else
+        printError(Source.Path,
+                   "nothing in the profile falls in the mapped code of '" +
+                       Charged.path() +
+                       "': no layout written (is it a profile of this "
+                       "binary?)");
+      return 1;
+    }
+    for (size_t I = 0; I != R.Outputs.size(); ++I) {
+      if (R.Outputs[I].Format == OutputFormat::Clusters)
+        writeClusterProfile(Layout, R.LayoutFor, Outs[I]->os());
+      else
+        writeSymbolOrder(Layout, Outs[I]->os());
+    }
+    return KeepAll();
+  }
+  if (!R.CFG.empty()) {
+    if (Error E = printFunctionCFG(OS, Charged, Blocks, R.CFG))
+      fail(Charged.path(), toString(std::move(E)));
+  } else if (format() == OutputFormat::YAML) {
+    BoltYAMLOptions Options;
+    Options.Dialect = R.Dialect;
+    boltyaml::writeBoltYAML(
+        unwrap(Charged.path(),
+               buildBoltYAML(Blocks, Charged,
+                             Profiled ? *Decoder : CountedDecoder, Options)),
+        OS);
+  } else if (format() == OutputFormat::JSON) {
+    printProfileJSON(OS, Charged, Blocks, Origin, R.PrettyPrint);
+  } else {
+    printProfileSummary(OS, Charged, Blocks, Origin, R.Top);
+  }
+  return KeepAll();
+}
+
+} // namespace
+
+int runProfile(const ProfileRequest &Request) {
+  return ProfileRun(Request).run();
+}
+
+} // namespace bbmap

@@ -1,0 +1,75 @@
+//===- ProfileCommand.h - one bbmap-profile request, run --------*- C++ -*-===//
+//
+// What a bbmap-profile command line asks for, whichever driver mode spelled
+// it (bbmap-profile's own options, perf2bolt's, create_llvm_prof's): the
+// binary, the profiles to read and sum, the outputs to write. runProfile
+// reads the profiles once and writes every output, so a request gets the
+// same bytes whatever command line made it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
+#define BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
+
+#include "bbmap/Profile/BoltRecords.h"
+#include "bbmap/Profile/Layout.h"
+#include "bbmap/Profile/ProfileSource.h"
+#include "bbmap/Profile/StaleMatching.h"
+#include <string>
+#include <vector>
+
+namespace bbmap {
+
+enum class OutputFormat {
+  Text,
+  JSON,
+  Fdata,
+  YAML,
+  PreAggregated,
+  Clusters,
+  SymbolOrder
+};
+
+/// One file to write; "-" is standard output.
+struct ProfileOutput {
+  OutputFormat Format = OutputFormat::Text;
+  std::string Path = "-";
+};
+
+struct ProfileRequest {
+  /// Names the tool in messages ("bbmap-profile", or the name a driver
+  /// mode was invoked under).
+  std::string ToolName = "bbmap-profile";
+  std::string BinaryPath;
+  /// The binary BOLT read, when BinaryPath was BOLTed with a BAT table.
+  std::string InputBinaryPath;
+  /// An earlier build the profile was recorded on (a stale profile).
+  std::string ProfiledBinaryPath;
+  HashSource StaleHashes = HashSource::Auto;
+  /// At least one profile; several are summed, a BOLT YAML profile stands
+  /// alone.
+  std::vector<ProfileSource> Sources;
+  /// At least one. Several outputs are written from one reading of the
+  /// profiles and are of one kind: perf2bolt's records (fdata, YAML) or a
+  /// layout (clusters, symbol order).
+  std::vector<ProfileOutput> Outputs;
+  /// Write a dot picture of this function to the first output instead.
+  std::string CFG;
+  bool PrettyPrint = false;
+  unsigned Top = 10;
+  FdataDialect Dialect = FdataDialect::Bolt22;
+  /// fdata and YAML of IP samples (perf2bolt --ba).
+  bool BasicSamples = false;
+  ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
+  bool InferCounts = false;
+  bool IgnoreBuildID = false;
+};
+
+/// Runs \p Request: prints warnings and errors under Request.ToolName and
+/// returns the exit status (0, 1 for an error of an input, 2 for a request
+/// that does not hold together).
+int runProfile(const ProfileRequest &Request);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
