@@ -106,6 +106,11 @@ for major in (16, 19, 22):
     if os.path.exists(perf2bolt):
         config.available_features.add('perf2bolt-%d' % major)
         subs.append(('%%perf2bolt-%d' % major, perf2bolt))
+        # The perf2bolt bbmap-profile's perf2bolt mode stands in for
+        # (test/profile/dropin-*.test).
+        if major == config.llvm_major:
+            config.available_features.add('perf2bolt-this-major')
+            subs.append(('%perf2bolt-this-major', perf2bolt))
 # perf-record: `perf record` of a software event works here (the kernel's
 # perf_event_paranoid and the container allow it); probed once.
 perf = shutil.which('perf')

@@ -219,7 +219,10 @@ void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
     Stats.OutOfRangeTraces += T.Count;
     return;
   }
-  if (F != ToF) {
+  // BOLT 16 and 19 build no CFG for PLT entries and count the traces in
+  // them as mismatching; BOLT 22 takes them as valid. Neither records a
+  // fall-through there.
+  if (F != ToF || (F->IsPseudo && Dialect != FdataDialect::Bolt22)) {
     Stats.InvalidTraces += T.Count;
     return;
   }

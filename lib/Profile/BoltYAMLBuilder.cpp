@@ -292,6 +292,7 @@ public:
 
   boltyaml::Profile build(const BranchProfile &Profile);
   boltyaml::Profile build(const BlockProfile &Blocks);
+  const FdataStats &stats() const { return Records.stats(); }
 
 private:
   boltyaml::Header header(const BranchProfile &Profile) const;
@@ -468,10 +469,15 @@ Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
 Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
                                           const MappedBinary &Binary,
                                           const InstructionDecoder &Decoder,
-                                          const BoltYAMLOptions &Options) {
+                                          const BoltYAMLOptions &Options,
+                                          FdataStats *Stats) {
   if (Error E = checkNotBolted(Binary))
     return std::move(E);
-  return YAMLBuilder(Binary, Decoder, Options).build(Profile);
+  YAMLBuilder Builder(Binary, Decoder, Options);
+  boltyaml::Profile P = Builder.build(Profile);
+  if (Stats)
+    *Stats = Builder.stats();
+  return P;
 }
 
 } // namespace bbmap

@@ -34,13 +34,16 @@ void writeLocation(const BoltLocation &L, raw_ostream &OS) {
   OS << ' ' << Twine::utohexstr(std::get<2>(L)) << ' ';
 }
 
-void writeFunction(const BoltFunctionRecords &D, raw_ostream &OS) {
+/// Writes \p D's lines; returns how many.
+uint64_t writeFunction(const BoltFunctionRecords &D, raw_ostream &OS) {
+  uint64_t Lines = 0;
   BoltLocation Self{true, D.Name, 0};
   for (const auto &[Key, C] : D.Branches) {
     std::get<2>(Self) = Key.first;
     writeLocation(Self, OS);
     writeLocation(Key.second, OS);
     OS << C.Mispreds << ' ' << C.Count << '\n';
+    ++Lines;
   }
   for (const auto &[Key, C] : D.Entries) {
     if (std::get<0>(Key.first))
@@ -49,17 +52,21 @@ void writeFunction(const BoltFunctionRecords &D, raw_ostream &OS) {
     writeLocation(Key.first, OS);
     writeLocation(Self, OS);
     OS << C.Mispreds << ' ' << C.Count << '\n';
+    ++Lines;
   }
   for (const auto &[Offset, Count] : D.Samples) {
     std::get<2>(Self) = Offset;
     writeLocation(Self, OS);
     OS << Count << '\n';
+    ++Lines;
   }
+  return Lines;
 }
 
-void writeRecords(const BoltRecordAggregator &Records, bool BasicSamples,
-                  bool PerfEventNames, ArrayRef<std::string> Events,
-                  raw_ostream &OS) {
+/// Writes the file; returns its data lines.
+uint64_t writeRecords(const BoltRecordAggregator &Records, bool BasicSamples,
+                      bool PerfEventNames, ArrayRef<std::string> Events,
+                      raw_ostream &OS) {
   if (Records.isBAT())
     OS << "boltedcollection\n";
   if (BasicSamples) {
@@ -70,8 +77,10 @@ void writeRecords(const BoltRecordAggregator &Records, bool BasicSamples,
         OS << ' ' << E << (PerfEventNames ? ":" : "");
     OS << '\n';
   }
+  uint64_t Lines = 0;
   for (const auto &Entry : Records.records())
-    writeFunction(Entry.second, OS);
+    Lines += writeFunction(Entry.second, OS);
+  return Lines;
 }
 
 } // namespace
@@ -82,9 +91,10 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
                                 const FdataOptions &Options, raw_ostream &OS) {
   BoltRecordAggregator Records(Binary, Decoder, Options.Dialect);
   Records.add(Profile, Options.BasicSamples);
-  writeRecords(Records, Options.BasicSamples, Options.PerfEventNames,
-               Profile.Events, OS);
-  return Records.stats();
+  FdataStats Stats = Records.stats();
+  Stats.Objects = writeRecords(Records, Options.BasicSamples,
+                               Options.PerfEventNames, Profile.Events, OS);
+  return Stats;
 }
 
 } // namespace bbmap

@@ -91,8 +91,8 @@ struct ChargedBinary {
 /// One run of a request; errors of its inputs end the process.
 class ProfileRun {
 public:
-  ProfileRun(const ProfileRequest &R)
-      : R(R), Source(describeSources(R.Sources)),
+  ProfileRun(const ProfileRequest &R, ProfileOutcome &Outcome)
+      : R(R), Outcome(Outcome), Source(describeSources(R.Sources)),
         YAMLInput(Source.Format == ProfileFormat::BoltYAML) {}
 
   int run();
@@ -136,9 +136,10 @@ private:
   void warnStale(const StaleMatchStats &S) const;
   void writeRecords(const ProfileOutput &O, const BranchProfile &Profile,
                     const MappedBinary &Binary,
-                    const InstructionDecoder &Decoder, raw_ostream &OS) const;
+                    const InstructionDecoder &Decoder, raw_ostream &OS);
 
   const ProfileRequest &R;
+  ProfileOutcome &Outcome;
   ProfileSource Source;
   bool YAMLInput;
 };
@@ -358,14 +359,15 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
                               const BranchProfile &Profile,
                               const MappedBinary &Binary,
                               const InstructionDecoder &Decoder,
-                              raw_ostream &OS) const {
+                              raw_ostream &OS) {
   bool BasicSamples = R.BasicSamples || !Profile.HasBranches;
   if (O.Format == OutputFormat::YAML) {
     BoltYAMLOptions Options;
     Options.Dialect = R.Dialect;
     Options.BasicSamples = BasicSamples;
     boltyaml::writeBoltYAML(
-        unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options)),
+        unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options,
+                                           &Outcome.Stats)),
         OS);
     return;
   }
@@ -376,7 +378,9 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
     return S.Format == ProfileFormat::PerfData ||
            S.Format == ProfileFormat::PerfScript;
   });
-  unwrap(R.BinaryPath, writeFdata(Profile, Binary, Decoder, Options, OS));
+  Outcome.Stats =
+      unwrap(R.BinaryPath, writeFdata(Profile, Binary, Decoder, Options, OS));
+  Outcome.Objects = Outcome.Stats.Objects;
 }
 
 int ProfileRun::run() {
@@ -413,6 +417,12 @@ int ProfileRun::run() {
     }
     Profile = unwrap(Source.Path, std::move(Read));
   }
+  Outcome.Records = Profile.Traces.size();
+  Outcome.Samples = Profile.Samples.size();
+  for (const Sample &S : Profile.Samples)
+    Outcome.SampleCount += S.Count;
+  Outcome.Skipped = Profile.Skipped.OtherBinary + Profile.Skipped.Outside;
+  Outcome.HasBranches = Profile.HasBranches;
   std::vector<std::unique_ptr<ToolOutputFile>> Outs;
   for (const ProfileOutput &O : R.Outputs) {
     std::error_code EC;
@@ -526,8 +536,8 @@ int ProfileRun::run() {
 
 } // namespace
 
-int runProfile(const ProfileRequest &Request) {
-  return ProfileRun(Request).run();
+int runProfile(const ProfileRequest &Request, ProfileOutcome &Outcome) {
+  return ProfileRun(Request, Outcome).run();
 }
 
 } // namespace bbmap

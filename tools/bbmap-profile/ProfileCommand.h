@@ -15,6 +15,7 @@
 #include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "bbmap/Profile/StaleMatching.h"
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -65,10 +66,27 @@ struct ProfileRequest {
   bool IgnoreBuildID = false;
 };
 
+/// What a run found, for the summaries of the driver modes.
+struct ProfileOutcome {
+  /// Distinct records and IP sample addresses read (identical ones
+  /// summed), and the samples' total count.
+  uint64_t Records = 0;
+  uint64_t Samples = 0;
+  uint64_t SampleCount = 0;
+  /// Records the readers skipped: of other binaries, or outside this one.
+  uint64_t Skipped = 0;
+  /// The profile has branch records (not IP samples alone).
+  bool HasBranches = false;
+  /// When perf2bolt's records were written: what aggregating them saw, and
+  /// the lines of the last fdata file written (perf2bolt's "objects").
+  FdataStats Stats;
+  uint64_t Objects = 0;
+};
+
 /// Runs \p Request: prints warnings and errors under Request.ToolName and
 /// returns the exit status (0, 1 for an error of an input, 2 for a request
 /// that does not hold together).
-int runProfile(const ProfileRequest &Request);
+int runProfile(const ProfileRequest &Request, ProfileOutcome &Outcome);
 
 } // namespace bbmap
 

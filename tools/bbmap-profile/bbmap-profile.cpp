@@ -5,14 +5,16 @@
 // fdata) and charges it to the map's blocks: block counts, CFG edge counts
 // and call counts, printed as a summary, JSON or a Graphviz picture of one
 // function. A profile of a BOLTed binary with a BAT table is charged to the
-// blocks of the input binary BOLT read (--input-binary). docs/profile.md
-// documents the options, rules and output.
+// blocks of the input binary BOLT read (--input-binary). Called as
+// perf2bolt, it reads perf2bolt's command line instead (DriverMode.h).
+// docs/profile.md documents the options, rules and output.
 //
 // Usage: bbmap-profile prog --pa=prog.pa --format=json -o prog.json
 //        bbmap-profile prog.bolt --pa=bolted.pa --input-binary=prog
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverMode.h"
 #include "ProfileCommand.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "bbmap/Support/ToolVersion.h"
@@ -238,7 +240,8 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
       "  whose blocks are charged. For a profile of an earlier build,\n"
       "  --profiled-binary names that build; its counts are carried to\n"
-      "  BINARY's blocks.\n");
+      "  BINARY's blocks. Called as perf2bolt (or with\n"
+      "  --driver-mode=perf2bolt), it reads perf2bolt's command line.\n");
   if (Threads.getNumOccurrences() && Threads == 0) {
     WithColor::error(errs(), ToolName) << "--threads needs at least 1\n";
     return 2;
@@ -260,12 +263,25 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.LayoutFor = LayoutFor;
   Request.InferCounts = InferCounts;
   Request.IgnoreBuildID = IgnoreBuildID;
-  return runProfile(Request);
+  ProfileOutcome Outcome;
+  return runProfile(Request, Outcome);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  return runBBMapProfileMode(ArrayRef<const char *>(argv, argc));
+  SmallVector<const char *> Args(argv, argv + argc);
+  Expected<DriverMode> Mode = selectDriverMode(Args);
+  if (!Mode) {
+    WithColor::error(errs(), ToolName) << toString(Mode.takeError()) << "\n";
+    return 2;
+  }
+  switch (*Mode) {
+  case DriverMode::Perf2Bolt:
+    return runPerf2BoltMode(Args);
+  case DriverMode::BBMapProfile:
+    break;
+  }
+  return runBBMapProfileMode(Args);
 }

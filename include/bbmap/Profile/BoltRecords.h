@@ -56,6 +56,9 @@ struct FdataStats {
   uint64_t UnknownBranches = 0;
   /// Samples outside every function.
   uint64_t OutOfRangeSamples = 0;
+  /// Set by writeFdata: the data lines written, headers aside (what
+  /// perf2bolt calls the objects it wrote).
+  uint64_t Objects = 0;
 };
 
 /// A location as perf2bolt records it: known (in a BOLT function) or not,

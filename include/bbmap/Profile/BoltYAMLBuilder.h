@@ -36,12 +36,13 @@ struct BoltYAMLOptions {
   bool UseDFS = false;
 };
 
-/// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes.
-/// A BOLTed binary (BAT mode) is not supported.
+/// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes;
+/// \p Stats, if given, receives what attaching the records saw (as
+/// writeFdata returns it). A BOLTed binary (BAT mode) is not supported.
 llvm::Expected<boltyaml::Profile>
 buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
-              const InstructionDecoder &Decoder,
-              const BoltYAMLOptions &Options);
+              const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
+              FdataStats *Stats = nullptr);
 
 /// The YAML profile of the block counts \p Blocks of \p Binary (a profile
 /// carried from another build, or inferred from IP samples), as perf2bolt

@@ -1,0 +1,53 @@
+//===- DriverMode.h - which command line bbmap-profile speaks ---*- C++ -*-===//
+//
+// bbmap-profile stands in for the tools whose outputs it writes, as LLVM's
+// tools do (llvm-objcopy as strip, llvm-ar as ranlib): called under a name
+// that starts with "perf2bolt", or given --driver-mode=perf2bolt, it reads
+// that tool's command line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_TOOL_DRIVERMODE_H
+#define BBMAP_PROFILE_TOOL_DRIVERMODE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+namespace bbmap {
+
+enum class DriverMode { BBMapProfile, Perf2Bolt };
+
+/// The mode \p Args ask for: the last --driver-mode=NAME (taken out of
+/// \p Args), else the name Args[0] was invoked under.
+llvm::Expected<DriverMode>
+selectDriverMode(llvm::SmallVectorImpl<const char *> &Args);
+
+/// Unregisters every command-line option but cl's own (--help, --version
+/// and the like): what libLLVM and bbmap-profile's own command line
+/// register. A drop-in mode calls it before it makes its options, so that
+/// it knows only those of the tool it stands in for.
+void keepOnlyGenericOptions();
+
+/// Parses \p Args against the options registered (a drop-in mode's, after
+/// keepOnlyGenericOptions) and \p Unknown, a cl::Sink list that collects
+/// the options no registered one matches. Anything wrong (an unknown
+/// option, a missing or extra argument, a bad value) is reported in one
+/// line under \p ToolName; returns false then.
+bool parseDropInCommandLine(llvm::ArrayRef<const char *> Args,
+                            llvm::StringRef Overview, llvm::StringRef ToolName,
+                            const llvm::cl::list<std::string> &Unknown,
+                            llvm::StringRef ModeName);
+
+/// Prints "<ToolName>: error: <Msg>" and returns 1, the status perf2bolt
+/// exits with for a command line it refuses.
+int refuse(llvm::StringRef ToolName, const llvm::Twine &Msg);
+
+/// The drop-in mode; returns the process's exit status.
+int runPerf2BoltMode(llvm::ArrayRef<const char *> Args);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_TOOL_DRIVERMODE_H
