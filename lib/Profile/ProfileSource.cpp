@@ -68,6 +68,7 @@ Expected<BranchProfile> readPerf(const ProfileSource &Source,
     Options.Threads = Source.Threads;
     Options.PerfPath = Source.PerfPath;
     Options.IgnoreBuildID = Source.IgnoreBuildID;
+    Options.BinaryName = Source.BinaryName;
     return readPerfData(Source.Path, *PB, Options);
   }
   Expected<std::unique_ptr<MemoryBuffer>> Text = openText(Source.Path);
@@ -75,6 +76,7 @@ Expected<BranchProfile> readPerf(const ProfileSource &Source,
     return Text.takeError();
   PerfScriptOptions Options;
   Options.IgnoreBuildID = Source.IgnoreBuildID;
+  Options.BinaryName = Source.BinaryName;
   return PerfScriptReader::read((*Text)->getMemBufferRef(), *PB, Options);
 }
 

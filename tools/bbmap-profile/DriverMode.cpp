@@ -34,15 +34,20 @@ Expected<DriverMode> selectDriverMode(SmallVectorImpl<const char *> &Args) {
   if (Asked) {
     if (*Asked == "perf2bolt")
       return DriverMode::Perf2Bolt;
+    if (*Asked == "create_llvm_prof")
+      return DriverMode::CreateLLVMProf;
     if (*Asked == "bbmap-profile")
       return DriverMode::BBMapProfile;
     return createStringError("unknown driver mode '" + *Asked +
-                             "': bbmap-profile or perf2bolt");
+                             "': bbmap-profile, perf2bolt or "
+                             "create_llvm_prof");
   }
   // perf2bolt, perf2bolt-22, perf2bolt-bbmap-22, ...
   StringRef Name = sys::path::filename(Args[0]);
   if (Name.starts_with("perf2bolt"))
     return DriverMode::Perf2Bolt;
+  if (Name.starts_with("create_llvm_prof"))
+    return DriverMode::CreateLLVMProf;
   return DriverMode::BBMapProfile;
 }
 

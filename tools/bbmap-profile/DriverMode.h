@@ -2,8 +2,9 @@
 //
 // bbmap-profile stands in for the tools whose outputs it writes, as LLVM's
 // tools do (llvm-objcopy as strip, llvm-ar as ranlib): called under a name
-// that starts with "perf2bolt", or given --driver-mode=perf2bolt, it reads
-// that tool's command line.
+// that starts with "perf2bolt" or "create_llvm_prof", or given
+// --driver-mode=perf2bolt|create_llvm_prof, it reads that tool's command
+// line. docs/profile.md ("Drop-in") lists what each mode accepts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,7 @@
 
 namespace bbmap {
 
-enum class DriverMode { BBMapProfile, Perf2Bolt };
+enum class DriverMode { BBMapProfile, Perf2Bolt, CreateLLVMProf };
 
 /// The mode \p Args ask for: the last --driver-mode=NAME (taken out of
 /// \p Args), else the name Args[0] was invoked under.
@@ -42,11 +43,12 @@ bool parseDropInCommandLine(llvm::ArrayRef<const char *> Args,
                             llvm::StringRef ModeName);
 
 /// Prints "<ToolName>: error: <Msg>" and returns 1, the status perf2bolt
-/// exits with for a command line it refuses.
+/// and create_llvm_prof exit with for a command line they refuse.
 int refuse(llvm::StringRef ToolName, const llvm::Twine &Msg);
 
-/// The drop-in mode; returns the process's exit status.
+/// The drop-in modes; each returns the process's exit status.
 int runPerf2BoltMode(llvm::ArrayRef<const char *> Args);
+int runCreateLLVMProfMode(llvm::ArrayRef<const char *> Args);
 
 } // namespace bbmap
 

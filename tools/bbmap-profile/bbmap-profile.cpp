@@ -6,8 +6,8 @@
 // and call counts, printed as a summary, JSON or a Graphviz picture of one
 // function. A profile of a BOLTed binary with a BAT table is charged to the
 // blocks of the input binary BOLT read (--input-binary). Called as
-// perf2bolt, it reads perf2bolt's command line instead (DriverMode.h).
-// docs/profile.md documents the options, rules and output.
+// perf2bolt or create_llvm_prof, it reads their command lines instead
+// (DriverMode.h). docs/profile.md documents the options, rules and output.
 //
 // Usage: bbmap-profile prog --pa=prog.pa --format=json -o prog.json
 //        bbmap-profile prog.bolt --pa=bolted.pa --input-binary=prog
@@ -240,8 +240,9 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
       "  whose blocks are charged. For a profile of an earlier build,\n"
       "  --profiled-binary names that build; its counts are carried to\n"
-      "  BINARY's blocks. Called as perf2bolt (or with\n"
-      "  --driver-mode=perf2bolt), it reads perf2bolt's command line.\n");
+      "  BINARY's blocks. Called as perf2bolt or create_llvm_prof (or with\n"
+      "  --driver-mode=perf2bolt|create_llvm_prof), it reads their command\n"
+      "  lines (docs/profile.md, \"Drop-in\").\n");
   if (Threads.getNumOccurrences() && Threads == 0) {
     WithColor::error(errs(), ToolName) << "--threads needs at least 1\n";
     return 2;
@@ -280,6 +281,8 @@ int main(int argc, char **argv) {
   switch (*Mode) {
   case DriverMode::Perf2Bolt:
     return runPerf2BoltMode(Args);
+  case DriverMode::CreateLLVMProf:
+    return runCreateLLVMProfMode(Args);
   case DriverMode::BBMapProfile:
     break;
   }
