@@ -3,6 +3,9 @@
 # majors share one prefix without a common file (docs/install.md):
 #   bin/bbmap-dump-N, bin/bbmap-profile-N   (bin/bbmap-dump and
 #       bin/bbmap-profile link to them with -DBBMAP_UNVERSIONED_LINKS=ON)
+#   bin/perf2bolt-bbmap-N, bin/create_llvm_prof-bbmap-N   links to
+#       bbmap-profile-N, which reads perf2bolt's and create_llvm_prof's
+#       command lines under those names (never bin/perf2bolt-N, bolt-N's)
 #   lib/bbmap/llvm-N/bbmap-plugin.so and the static libraries
 #   include/bbmap-N/bbmap/...              public headers
 #   lib/cmake/bbmap-llvm-N/                the CMake package BBMap
@@ -53,6 +56,22 @@ foreach(tool bbmap-dump bbmap-profile)
     file(CREATE_LINK ${tool}-${BBMAP_LLVM_MAJOR} ${link} SYMBOLIC)
     install(FILES ${link} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
+endforeach()
+
+# The drop-in names of bbmap-profile (docs/profile.md, "Drop-in"); with
+# BBMAP_UNVERSIONED_LINKS also perf2bolt-bbmap and create_llvm_prof-bbmap.
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/dropin)
+foreach(name perf2bolt create_llvm_prof)
+  set(names ${name}-bbmap-${BBMAP_LLVM_MAJOR})
+  if(BBMAP_UNVERSIONED_LINKS)
+    list(APPEND names ${name}-bbmap)
+  endif()
+  foreach(link ${names})
+    file(CREATE_LINK bbmap-profile-${BBMAP_LLVM_MAJOR}
+      ${PROJECT_BINARY_DIR}/dropin/${link} SYMBOLIC)
+    install(FILES ${PROJECT_BINARY_DIR}/dropin/${link}
+      DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  endforeach()
 endforeach()
 
 install(FILES ${BBMAP_MAN_PAGES}

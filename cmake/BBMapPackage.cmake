@@ -13,8 +13,11 @@ set(CPACK_PACKAGE_DESCRIPTION
   "bbmap-plugin.so makes the Debian clang, llc and lld of LLVM \
 ${LLVM_VERSION_MAJOR} emit .llvm_bb_addr_map; bbmap-dump-${LLVM_VERSION_MAJOR} \
 decodes the maps, BOLT address translation and instrumentation profiles; \
-bbmap-profile-${LLVM_VERSION_MAJOR} charges profiles to basic blocks. With \
-the bbmap libraries, headers and CMake package BBMap.")
+bbmap-profile-${LLVM_VERSION_MAJOR} charges profiles to basic blocks, and \
+takes perf2bolt's and create_llvm_prof's command lines as \
+perf2bolt-bbmap-${LLVM_VERSION_MAJOR} and \
+create_llvm_prof-bbmap-${LLVM_VERSION_MAJOR}. With the bbmap libraries, \
+headers and CMake package BBMap.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
