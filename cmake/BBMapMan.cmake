@@ -38,5 +38,5 @@ bbmap_add_man_page(bbmap-dump
 bbmap_add_man_page(bbmap-profile
   "charge profiles to the basic blocks of a .llvm_bb_addr_map"
   "bbmap-dump-${N}(1), perf(1), perf2bolt-${N}(1)"
-  "docs/profile.md#Options" docs/layout.md)
+  "docs/profile.md#Options#Drop-in" docs/layout.md)
 add_custom_target(bbmap-man-pages ALL DEPENDS ${BBMAP_MAN_PAGES})
