@@ -444,8 +444,9 @@ boltyaml::Profile YAMLBuilder::build(const BlockProfile &Blocks) {
   return P;
 }
 
-/// BAT mode (a BOLTed binary) is not written.
-Error checkNotBolted(const MappedBinary &Binary) {
+} // namespace
+
+Error checkBoltYAMLWritable(const MappedBinary &Binary) {
   if (!Binary.translator())
     return Error::success();
   return createStringError(inconvertibleErrorCode(),
@@ -453,13 +454,11 @@ Error checkNotBolted(const MappedBinary &Binary) {
                            "not supported");
 }
 
-} // namespace
-
 Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
                                           const MappedBinary &Binary,
                                           const InstructionDecoder &Decoder,
                                           const BoltYAMLOptions &Options) {
-  if (Error E = checkNotBolted(Binary))
+  if (Error E = checkBoltYAMLWritable(Binary))
     return std::move(E);
   BoltYAMLOptions LBR = Options;
   LBR.BasicSamples = false;
@@ -471,7 +470,7 @@ Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
                                           const InstructionDecoder &Decoder,
                                           const BoltYAMLOptions &Options,
                                           FdataStats *Stats) {
-  if (Error E = checkNotBolted(Binary))
+  if (Error E = checkBoltYAMLWritable(Binary))
     return std::move(E);
   YAMLBuilder Builder(Binary, Decoder, Options);
   boltyaml::Profile P = Builder.build(Profile);

@@ -192,6 +192,14 @@ void ProfileRun::checkBinary(const MappedBinary &Binary) const {
     usageError("--profiled-binary carries block counts to BINARY: it does not "
                "go with --input-binary or --format=fdata (run those on the "
                "profiled binary)");
+  // Before any output file is made.
+  bool YAMLRecords =
+      Fdata && llvm::any_of(R.Outputs, [](const ProfileOutput &O) {
+        return O.Format == OutputFormat::YAML;
+      });
+  if (YAMLRecords)
+    if (Error E = checkBoltYAMLWritable(Binary))
+      fail(R.BinaryPath, toString(std::move(E)));
   if (!R.InputBinaryPath.empty() && !Bolted)
     fail(R.BinaryPath, "no BAT table (.note.bolt_bat): --input-binary needs a "
                        "binary BOLTed with --enable-bat");

@@ -36,6 +36,10 @@ struct BoltYAMLOptions {
   bool UseDFS = false;
 };
 
+/// Fails for a binary the YAML profile is not written for: a BOLTed one
+/// (BAT mode).
+llvm::Error checkBoltYAMLWritable(const MappedBinary &Binary);
+
 /// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes;
 /// \p Stats, if given, receives what attaching the records saw (as
 /// writeFdata returns it). A BOLTed binary (BAT mode) is not supported.
