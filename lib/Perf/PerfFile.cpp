@@ -9,7 +9,6 @@
 
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Support/ByteReader.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
@@ -264,33 +263,34 @@ PerfFile::FixedLayout PerfFile::fixedLayout(const EventAttr &A) {
 }
 
 Error PerfFile::addEvent(std::unique_ptr<Event> E, uint64_t Offset) {
+  if (Error Err = checkSampleIDLayout(E->Attr, Offset))
+    return Err;
   for (uint64_t ID : E->IDs)
     if (usableID(ID))
       ByID.try_emplace(ID, E.get());
-  Layouts.push_back({E.get(), fixedLayout(E->Attr)});
+  E->Index = Events.size();
+  Layouts.push_back(fixedLayout(E->Attr));
   Events.push_back(std::move(E));
-  return checkSampleIDLayout(Offset);
+  return Error::success();
 }
 
-Error PerfFile::checkSampleIDLayout(uint64_t Offset) {
-  const EventAttr &First = Events.front()->Attr;
-  IDPos = sampleIDPos(First.SampleType);
-  TrailerIDPos = trailerIDPos(First.SampleType);
-  if (Events.size() == 1)
+Error PerfFile::checkSampleIDLayout(const EventAttr &A, uint64_t Offset) {
+  if (Events.empty()) {
+    IDPos = sampleIDPos(A.SampleType);
+    TrailerIDPos = trailerIDPos(A.SampleType);
     return Error::success();
-  for (const std::unique_ptr<Event> &E : Events) {
-    const EventAttr &A = E->Attr;
-    if (sampleIDPos(A.SampleType) < 0 || trailerIDPos(A.SampleType) < 0 ||
-        sampleIDPos(A.SampleType) != IDPos ||
-        trailerIDPos(A.SampleType) != TrailerIDPos)
-      return decodeError(Offset, "the events' sample_types (" +
-                                     hex(First.SampleType) + ", " +
-                                     hex(A.SampleType) +
-                                     ") do not tell their records apart (no "
-                                     "ID or IDENTIFIER at one place)");
-    if (A.sampleIDAll() != First.sampleIDAll())
-      return decodeError(Offset, "some events have sample_id_all, others not");
   }
+  // Each event is checked against the first, which fixed the positions.
+  const EventAttr &First = Events.front()->Attr;
+  if (IDPos < 0 || TrailerIDPos < 0 || sampleIDPos(A.SampleType) != IDPos ||
+      trailerIDPos(A.SampleType) != TrailerIDPos)
+    return decodeError(Offset, "the events' sample_types (" +
+                                   hex(First.SampleType) + ", " +
+                                   hex(A.SampleType) +
+                                   ") do not tell their records apart (no "
+                                   "ID or IDENTIFIER at one place)");
+  if (A.sampleIDAll() != First.sampleIDAll())
+    return decodeError(Offset, "some events have sample_id_all, others not");
   return Error::success();
 }
 
@@ -307,6 +307,9 @@ Error PerfFile::readAttrs(uint64_t Offset, uint64_t Size, uint64_t AttrSize) {
   const uint8_t *Base =
       reinterpret_cast<const uint8_t *>(Buffer.getBufferStart());
   uint64_t FileSize = Buffer.getBufferSize();
+  // perf writes each attr's IDs apart: together they fit in the file. IDs
+  // that overlap could make every attr hold the whole file.
+  uint64_t AllIDsSize = 0;
   for (uint64_t At = Offset; At < Offset + Size; At += AttrSize) {
     auto E = std::make_unique<Event>();
     Expected<EventAttr> A =
@@ -322,6 +325,12 @@ Error PerfFile::readAttrs(uint64_t Offset, uint64_t Size, uint64_t AttrSize) {
                                     hex(IDsSize) +
                                     ") of an attr run past the end of the "
                                     "file or are not 8-byte words");
+    AllIDsSize += IDsSize;
+    if (AllIDsSize > FileSize)
+      return decodeError(IDsAt, "the attrs' IDs add up to more than the " +
+                                    hex(FileSize) +
+                                    " bytes of the file (their sections "
+                                    "overlap)");
     for (uint64_t I = 0; I < IDsSize; I += 8)
       E->IDs.push_back(Order.u64(Base + IDsOffset + I));
     if (Error Err = addEvent(std::move(E), At))
@@ -431,8 +440,8 @@ Error PerfFile::readEventDesc(uint64_t Offset, ArrayRef<uint8_t> Bytes) {
   if (!AttrSize)
     return Fail(AttrSize.takeError());
   for (uint64_t I = 0; I < *N; ++I) {
-    if (!R.bytes(*AttrSize, "attr"))
-      return Fail(R.bytes(*AttrSize, "attr").takeError());
+    if (Expected<ArrayRef<uint8_t>> Attr = R.bytes(*AttrSize, "attr"); !Attr)
+      return Fail(Attr.takeError());
     Expected<uint64_t> IDs = R.fixedCount(4, "ID count", 8);
     if (!IDs)
       return Fail(IDs.takeError());
@@ -787,12 +796,11 @@ Error PerfFile::decodeSampleID(const Record &R, const Event &E,
 }
 
 bool PerfFile::decodeFixed(const Record &R, const Event &E, Sample &S) const {
-  // Files have a few events: a scan beats hashing.
-  auto It =
-      llvm::find_if(Layouts, [&](const auto &P) { return P.first == &E; });
-  if (It == Layouts.end() || !It->second.Valid)
+  assert(E.Index < Events.size() && Events[E.Index].get() == &E &&
+         "an event of another file");
+  const FixedLayout &L = Layouts[E.Index];
+  if (!L.Valid)
     return false;
-  const FixedLayout &L = It->second;
   uint64_t Size = R.Bytes.size();
   if (Size < L.Size)
     return false;

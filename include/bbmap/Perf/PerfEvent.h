@@ -49,6 +49,8 @@ struct Event {
   EventAttr Attr;
   std::vector<uint64_t> IDs;
   std::string Name;
+  /// Its position in PerfFile::events().
+  size_t Index = 0;
 };
 
 /// A build ID perf recorded for a file (the BUILD_ID feature, or a

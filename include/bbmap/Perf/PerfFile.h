@@ -112,8 +112,9 @@ private:
   /// Records perf writes for itself: read into the model.
   llvm::Error readUserRecord(const Record &R);
   llvm::Error addEvent(std::unique_ptr<Event> E, uint64_t Offset);
-  /// Checks that the events agree on where a record's ID is.
-  llvm::Error checkSampleIDLayout(uint64_t Offset);
+  /// Checks that an event with \p A agrees with the events read before on
+  /// where a record's ID is.
+  llvm::Error checkSampleIDLayout(const EventAttr &A, uint64_t Offset);
   /// Where the fields of an event's samples are when none has a variable
   /// size (READ, CALLCHAIN, RAW, REGS_*, STACK_USER, AUX): offsets in the
   /// record, -1 for a field the sample_type lacks.
@@ -144,7 +145,8 @@ private:
   std::vector<BuildIDEntry> BuildIDs;
   std::vector<std::string> CommandLine;
   llvm::DenseMap<uint64_t, const Event *> ByID;
-  std::vector<std::pair<const Event *, FixedLayout>> Layouts;
+  /// Each event's FixedLayout, by Event::Index.
+  std::vector<FixedLayout> Layouts;
   /// Where a sample's ID is (u64 words after the header), and a trailer's
   /// (words before the end); -1 when the events have none.
   int IDPos = -1;
