@@ -29,21 +29,42 @@ Error EventQueue::push(const Record &R, uint64_t Time, bool Transient,
     std::memcpy(E.Copy.get(), R.Bytes.data(), R.Bytes.size());
     E.R.Bytes = ArrayRef(E.Copy.get(), R.Bytes.size());
   }
+  QueuedBytes += heldBytes(E);
   Queue.push_back(std::move(E));
+  if (QueuedBytes > MaxQueuedBytes)
+    return flushHalf(D);
   return Error::success();
 }
 
+size_t EventQueue::heldBytes(const Entry &E) {
+  return sizeof(Entry) + (E.Copy ? E.R.Bytes.size() : 0);
+}
+
+bool EventQueue::earlier(const Entry &A, const Entry &B) {
+  return A.Time < B.Time;
+}
+
 Error EventQueue::flush(uint64_t Limit, Deliver D) {
-  auto Earlier = [](const Entry &A, const Entry &B) { return A.Time < B.Time; };
   // One CPU's records, or records already in order, need no sorting.
-  if (!std::is_sorted(Queue.begin(), Queue.end(), Earlier))
-    std::stable_sort(Queue.begin(), Queue.end(), Earlier);
+  if (!std::is_sorted(Queue.begin(), Queue.end(), earlier))
+    std::stable_sort(Queue.begin(), Queue.end(), earlier);
   auto Last =
       std::upper_bound(Queue.begin(), Queue.end(), Limit,
                        [](uint64_t L, const Entry &E) { return L < E.Time; });
-  for (auto It = Queue.begin(); It != Last; ++It)
+  return deliverFront(Last, D);
+}
+
+Error EventQueue::flushHalf(Deliver D) {
+  std::stable_sort(Queue.begin(), Queue.end(), earlier);
+  return deliverFront(Queue.begin() + (Queue.size() + 1) / 2, D);
+}
+
+Error EventQueue::deliverFront(std::vector<Entry>::iterator Last, Deliver D) {
+  for (auto It = Queue.begin(); It != Last; ++It) {
     if (Error E = D(It->R))
       return E;
+    QueuedBytes -= heldBytes(*It);
+  }
   Queue.erase(Queue.begin(), Last);
   QueuedMax = Queue.empty() ? 0 : Queue.back().Time;
   return Error::success();

@@ -11,7 +11,12 @@
 //     that was queued at the tail (the greatest queued so far);
 //   - at the end everything left is delivered.
 //
-// Memory holds the records of about two rounds, not of the file.
+// Memory holds the records of about two rounds, not of the file, and at
+// most MaxQueuedBytes: past that, the older half of the queue is delivered
+// at once, like perf's ordered events when they reach their size limit
+// (OE_FLUSH__HALF). Only a file without rounds, or compressed data that
+// unpacks to far more than it takes, gets there; records that arrive
+// after it with an older timestamp are delivered late.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +34,9 @@ namespace bbmap::perf {
 
 class EventQueue {
 public:
+  /// The memory queued records may hold before the older half goes.
+  static constexpr size_t MaxQueuedBytes = size_t(512) << 20;
+
   using Deliver = llvm::function_ref<llvm::Error(const Record &)>;
 
   /// Queues \p R, or delivers it when it has no timestamp. With
@@ -51,8 +59,16 @@ private:
     std::unique_ptr<uint8_t[]> Copy;
   };
   llvm::Error flush(uint64_t Limit, Deliver D);
+  /// Delivers the older half of the queue.
+  llvm::Error flushHalf(Deliver D);
+  /// Delivers the sorted queue's records before \p Last.
+  llvm::Error deliverFront(std::vector<Entry>::iterator Last, Deliver D);
+  static size_t heldBytes(const Entry &E);
+  static bool earlier(const Entry &A, const Entry &B);
 
   std::vector<Entry> Queue;
+  /// What the queued records hold: entries and copies.
+  size_t QueuedBytes = 0;
   /// The greatest timestamp queued (the tail of perf's sorted list).
   uint64_t QueuedMax = 0;
   /// perf's max_timestamp and next_flush.
