@@ -37,6 +37,9 @@ namespace {
 /// Samples per batch: enough to make a task worth its scheduling, few
 /// enough to keep every worker busy on small files too.
 constexpr size_t BatchSamples = 4096;
+/// The most bytes of copied branch stacks a batch holds: batches of
+/// compressed samples with stacks of any size stay small.
+constexpr size_t BatchCopiedBytes = 4 << 20;
 
 /// How far reading goes between two releases of the pages read.
 constexpr uint64_t ReleaseStep = 64 << 20;
@@ -56,6 +59,7 @@ struct Batch {
   uint64_t Oldest = ~0ULL;
   /// The stacks of samples from compressed data, whose bytes do not stay.
   std::vector<std::unique_ptr<uint8_t[]>> Owned;
+  size_t OwnedBytes = 0;
 };
 
 /// Counts one batch of samples at runtime addresses.
@@ -313,6 +317,7 @@ Error NativeReader::deliverSample(const Record &R) {
       if (R.Compressed) {
         size_t Size = 24 * S.BranchCount;
         Current.Owned.emplace_back(new uint8_t[Size]);
+        Current.OwnedBytes += Size;
         std::copy_n(S.Branches, Size, Current.Owned.back().get());
         Item.Entries = Current.Owned.back().get();
       }
@@ -324,7 +329,8 @@ Error NativeReader::deliverSample(const Record &R) {
     }
     Current.Items.push_back(Item);
   }
-  if (Current.Items.size() >= BatchSamples) {
+  if (Current.Items.size() >= BatchSamples ||
+      Current.OwnedBytes >= BatchCopiedBytes) {
     Counter.submit(std::move(Current));
     Current = Batch();
   }
