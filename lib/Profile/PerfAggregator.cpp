@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PerfAggregator.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -130,11 +131,20 @@ PerfAggregator::PerfAggregator(const PerfBinary &Binary,
 
 PerfAggregator::~PerfAggregator() = default;
 
-const PerfAggregator::MappingList *PerfAggregator::newList(MappingList L) {
-  Lists.push_back(std::make_unique<MappingList>(std::move(L)));
+const PerfAggregator::MappingList *
+PerfAggregator::addMapping(const MappingList *Older, Mapping M) {
+  Lists.push_back({M, Older});
+  return &Lists.back();
+}
+
+void PerfAggregator::setProcess(int32_t PID, const MappingList *List) {
+  if (List)
+    Processes[PID] = List;
+  else
+    Processes.erase(PID);
+  Changes.push_back({PID, List, Changes.empty() ? nullptr : &Changes.back()});
   AllView.reset();
   LastView.reset();
-  return Lists.back().get();
 }
 
 Error PerfAggregator::mmap(const PerfMMap &M) {
@@ -165,12 +175,9 @@ Error PerfAggregator::mmap(const PerfMMap &M) {
                        utohexstr(M.PageOffset) +
                        " maps no executable segment of " + Binary.Name);
   SawBinaryMapping = true;
-  MappingList L;
-  if (const MappingList *Old = Processes.lookup(M.PID))
-    L = *Old;
-  L.push_back(
-      {M.Start, M.Start + M.Length, M.PageOffset - Best->Offset + Best->VAddr});
-  Processes[M.PID] = newList(std::move(L));
+  setProcess(M.PID, addMapping(Processes.lookup(M.PID),
+                               {M.Start, M.Start + M.Length,
+                                M.PageOffset - Best->Offset + Best->VAddr}));
   return Error::success();
 }
 
@@ -181,16 +188,12 @@ void PerfAggregator::fork(int32_t Child, int32_t Parent) {
   if (It == Processes.end())
     return;
   // Lists never change, so the child shares its parent's.
-  Processes[Child] = It->second;
-  AllView.reset();
-  LastView.reset();
+  setProcess(Child, It->second);
 }
 
 void PerfAggregator::exec(int32_t PID) {
-  if (usablePID(PID) && Processes.erase(PID)) {
-    AllView.reset();
-    LastView.reset();
-  }
+  if (usablePID(PID) && Processes.contains(PID))
+    setProcess(PID, nullptr);
 }
 
 void PerfAggregator::event(StringRef Name) {
@@ -202,13 +205,10 @@ void PerfAggregator::event(StringRef Name) {
 PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
   if (!PID) {
     if (!AllView) {
-      std::vector<const MappingList *> All;
-      for (const auto &Entry : Processes)
-        All.push_back(Entry.second);
-      AllLists.push_back(std::move(All));
       View V;
       V.SawBinaryMapping = SawBinaryMapping;
-      V.All = AllLists.size() - 1;
+      V.All = true;
+      V.Table = Changes.empty() ? nullptr : &Changes.back();
       Views.push_back(V);
       AllView = Views.size() - 1;
     }
@@ -237,21 +237,26 @@ std::optional<uint64_t> PerfAggregator::check(uint64_t Address) const {
 
 std::optional<uint64_t> PerfAggregator::translate(const View &V,
                                                   uint64_t Runtime) const {
+  // The process's oldest mapping that holds the address decides.
   auto Lookup = [&](const MappingList *List) -> std::optional<uint64_t> {
-    if (!List)
+    const Mapping *Holder = nullptr;
+    for (; List; List = List->Older)
+      if (Runtime >= List->Newest.Start && Runtime < List->Newest.End)
+        Holder = &List->Newest;
+    if (!Holder)
       return std::nullopt;
-    for (const Mapping &M : *List)
-      if (Runtime >= M.Start && Runtime < M.End)
-        return check(Runtime - M.Start + M.VStart);
-    return std::nullopt;
+    return check(Runtime - Holder->Start + Holder->VStart);
   };
   if (!V.SawBinaryMapping)
     return Binary.FixedAddress ? check(Runtime) : std::nullopt;
   if (!V.All)
     return Lookup(V.Maps);
-  for (const MappingList *List : AllLists[*V.All])
-    if (std::optional<uint64_t> Address = Lookup(List))
-      return Address;
+  // The processes whose mappings changed last come first.
+  SmallDenseSet<int32_t, 16> Seen;
+  for (const TableChange *C = V.Table; C; C = C->Earlier)
+    if (Seen.insert(C->PID).second)
+      if (std::optional<uint64_t> Address = Lookup(C->List))
+        return Address;
   return std::nullopt;
 }
 

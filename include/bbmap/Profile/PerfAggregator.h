@@ -23,13 +23,12 @@
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
-#include <memory>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -158,8 +157,9 @@ public:
   /// A sample of event \p Name was seen (perf script printed its line).
   void event(llvm::StringRef Name);
 
-  /// The view of process \p PID now; a PID-less sample uses the mappings
-  /// of every process (PID-less text only).
+  /// The view of process \p PID now; a PID-less sample (text without
+  /// pids, perf.data without TID) uses the mappings of every process,
+  /// those whose mappings changed last first.
   ViewID view(std::optional<int32_t> PID);
   /// True when samples of a process with view \p V cannot be of the
   /// binary: it was mapped elsewhere but not in this process.
@@ -184,16 +184,36 @@ private:
     uint64_t End = 0;
     uint64_t VStart = 0;
   };
-  using MappingList = llvm::SmallVector<Mapping, 1>;
+  /// A process's mappings of the binary, newest first. Lists never change:
+  /// a new mapping is a node in front of the process's list, which it
+  /// shares with the views and forked processes that had it, so each
+  /// mmap record costs one node.
+  struct MappingList {
+    Mapping Newest;
+    /// Null after the process's first mapping.
+    const MappingList *Older = nullptr;
+  };
+  /// A change of the process table: \p PID has \p List from then on (null:
+  /// no mapping). Changes are never changed either: the latest is the whole
+  /// table as it is then, each process's list being its latest change's.
+  struct TableChange {
+    int32_t PID = 0;
+    const MappingList *List = nullptr;
+    const TableChange *Earlier = nullptr;
+  };
   struct View {
     /// Null: the process has no mapping of the binary.
     const MappingList *Maps = nullptr;
     bool SawBinaryMapping = false;
-    /// Every process's mappings (samples without a PID): AllLists[All].
-    std::optional<uint32_t> All;
+    /// Every process's mappings (samples without a PID): the table as of
+    /// change Table.
+    bool All = false;
+    const TableChange *Table = nullptr;
   };
 
-  const MappingList *newList(MappingList L);
+  const MappingList *addMapping(const MappingList *Older, Mapping M);
+  /// Gives process \p PID the mappings \p List (null: none).
+  void setProcess(int32_t PID, const MappingList *List);
   std::optional<uint64_t> translate(const View &V, uint64_t Runtime) const;
   std::optional<uint64_t> check(uint64_t Address) const;
 
@@ -201,7 +221,7 @@ private:
   PerfScriptOptions Options;
   llvm::DenseMap<int32_t, const MappingList *> Processes;
   /// Every mapping list ever made: views point into them.
-  std::vector<std::unique_ptr<MappingList>> Lists;
+  std::deque<MappingList> Lists;
   /// The views handed out; ViewID indexes it.
   std::vector<View> Views;
   llvm::DenseMap<std::pair<const MappingList *, unsigned>, ViewID> ViewIndex;
@@ -209,8 +229,9 @@ private:
   std::optional<ViewID> AllView;
   /// The last process asked for and its view, until a mapping changes.
   std::optional<std::pair<int32_t, ViewID>> LastView;
-  /// Snapshots of the whole table for PID-less views.
-  std::vector<std::vector<const MappingList *>> AllLists;
+  /// Every change of Processes, the latest last: PID-less views point
+  /// into them.
+  std::deque<TableChange> Changes;
   bool SawBinaryMapping = false;
   bool SawSamples = false;
   llvm::StringSet<> EventNames;

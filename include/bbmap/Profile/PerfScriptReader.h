@@ -48,7 +48,9 @@ namespace bbmap {
 /// for PIE and shared objects and zero for ET_EXEC. An ET_EXEC binary with
 /// no mmap event in the input takes runtime addresses as they are. A
 /// sample with a PID uses that process's mappings (inherited on FORK,
-/// dropped on COMM exec); one without uses any process's.
+/// dropped on COMM exec; where several hold the address, the oldest); one
+/// without uses any process's, the processes whose mappings changed last
+/// first.
 ///
 /// Branch stacks, newest entry e0 first: each entry e_i is a taken branch;
 /// for i > 0 the run from e_i.To to e_{i-1}.From is its fall-through, so
