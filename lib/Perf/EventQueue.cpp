@@ -87,4 +87,33 @@ uint64_t EventQueue::oldestOffset() const {
   return Oldest;
 }
 
+Error deliverInOrder(PerfFile &File, EventQueue::Deliver D,
+                     function_ref<Error(const Record &)> Arrived,
+                     function_ref<uint64_t()> InUse) {
+  // How far reading goes between two releases of the pages read.
+  constexpr uint64_t ReleaseStep = 64 << 20;
+  EventQueue Queue;
+  uint64_t LastRelease = 0;
+  if (Error E = File.forEachRecord([&](const Record &R) -> Error {
+        if (Arrived)
+          if (Error E = Arrived(R))
+            return E;
+        if (R.Type == record::FinishedRound)
+          return Queue.finishRound(D);
+        if (R.Type >= record::UserTypeStart)
+          return Error::success();
+        Expected<uint64_t> Time = File.timestamp(R);
+        if (!Time)
+          return Time.takeError();
+        if (R.Offset - LastRelease >= ReleaseStep) {
+          File.releaseBefore(std::min({R.Offset, Queue.oldestOffset(),
+                                       InUse ? InUse() : ~uint64_t(0)}));
+          LastRelease = R.Offset;
+        }
+        return Queue.push(R, *Time, R.Compressed, D);
+      }))
+    return E;
+  return Queue.finish(D);
+}
+
 } // namespace bbmap::perf

@@ -1,7 +1,7 @@
 //===- PerfDataNative.cpp - perf.data to a BranchProfile without perf -----===//
 //
 // One thread reads the records (PerfFile), puts them in perf's delivery
-// order (EventQueue), keeps the mappings (PerfAggregator) and cuts the
+// order (deliverInOrder), keeps the mappings (PerfAggregator) and cuts the
 // delivered samples into batches, each sample with the view of its
 // process at its delivery; the batches are counted on a thread pool into
 // per-worker RawCounts, which are summed at the end. Sums do not depend on
@@ -40,9 +40,6 @@ constexpr size_t BatchSamples = 4096;
 /// The most bytes of copied branch stacks a batch holds: batches of
 /// compressed samples with stacks of any size stay small.
 constexpr size_t BatchCopiedBytes = 4 << 20;
-
-/// How far reading goes between two releases of the pages read.
-constexpr uint64_t ReleaseStep = 64 << 20;
 
 /// One delivered sample to count: a branch stack (Count entries of 24
 /// bytes at Entries) or an IP.
@@ -163,23 +160,17 @@ public:
         Counter(Threads, File.order()) {}
 
   Error read() {
-    auto Deliver = [&](const Record &R) { return deliver(R); };
-    if (Error E = File.forEachRecord([&](const Record &R) -> Error {
-          if (R.Type == record::FinishedRound)
-            return Queue.finishRound(Deliver);
-          if (R.Type >= record::UserTypeStart)
-            return checkBranchesDecided(R);
-          if (!Decided)
-            decideBranches();
-          Expected<uint64_t> Time = File.timestamp(R);
-          if (!Time)
-            return Time.takeError();
-          if (R.Offset - LastRelease >= ReleaseStep)
-            release(R.Offset);
-          return Queue.push(R, *Time, R.Compressed, Deliver);
-        }))
-      return E;
-    if (Error E = Queue.finish(Deliver))
+    auto Arrived = [&](const Record &R) -> Error {
+      if (R.Type >= record::UserTypeStart)
+        return checkBranchesDecided(R);
+      if (!Decided)
+        decideBranches();
+      return Error::success();
+    };
+    // Batches being filled or counted point into the file's pages.
+    auto InUse = [&] { return std::min(Current.Oldest, Counter.oldest()); };
+    if (Error E = deliverInOrder(
+            File, [&](const Record &R) { return deliver(R); }, Arrived, InUse))
       return E;
     if (!Current.Items.empty())
       Counter.submit(std::move(Current));
@@ -192,15 +183,6 @@ public:
   }
 
 private:
-  /// Gives back the mapped pages below \p Offset that no queued record and
-  /// no batch refers to: memory stays bounded by the records in flight,
-  /// however large the file.
-  void release(uint64_t Offset) {
-    File.releaseBefore(std::min(
-        {Offset, Queue.oldestOffset(), Current.Oldest, Counter.oldest()}));
-    LastRelease = Offset;
-  }
-
   /// perf script prints branch stacks when any event records them; the
   /// events are known once the first record of the kernel's comes.
   void decideBranches() {
@@ -226,10 +208,7 @@ private:
   }
 
   PerfFile &File;
-  /// Where pages were last given back.
-  uint64_t LastRelease = 0;
   PerfAggregator &Aggregator;
-  EventQueue Queue;
   SampleDelivery Delivery;
   BatchCounter Counter;
   Batch Current;

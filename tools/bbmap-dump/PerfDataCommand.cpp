@@ -1,7 +1,7 @@
 //===- PerfDataCommand.cpp - the --perf-data mode of bbmap-dump -----------===//
 //
-// Reads the records of a perf.data file with PerfFile, puts them in perf's
-// delivery order with EventQueue and prints samples, MMAP/MMAP2 and
+// Reads the records of a perf.data file with PerfFile, in perf's delivery
+// order (deliverInOrder), and prints samples, MMAP/MMAP2 and
 // COMM/FORK/EXIT records in perf script's layout (builtin-script.c and
 // util/event.c of perf 6.1). Output is buffered and written as it grows;
 // an error stops the file after what was printed before it, as perf does.
@@ -49,24 +49,7 @@ public:
         PipeSwapQuirk(File.isPipe() && !File.order().Little) {}
 
   Error print() {
-    auto Deliver = [&](const Record &R) { return deliver(R); };
-    if (Error E = File.forEachRecord([&](const Record &R) -> Error {
-          if (R.Type == record::FinishedRound)
-            return Queue.finishRound(Deliver);
-          if (R.Type >= record::UserTypeStart)
-            return Error::success();
-          Expected<uint64_t> Time = File.timestamp(R);
-          if (!Time)
-            return Time.takeError();
-          // Pages no queued record refers to go back, 64 MiB at a time.
-          if (R.Offset - LastRelease >= (64 << 20)) {
-            File.releaseBefore(std::min(R.Offset, Queue.oldestOffset()));
-            LastRelease = R.Offset;
-          }
-          return Queue.push(R, *Time, R.Compressed, Deliver);
-        }))
-      return E;
-    return Queue.finish(Deliver);
+    return deliverInOrder(File, [&](const Record &R) { return deliver(R); });
   }
 
 private:
@@ -79,8 +62,6 @@ private:
   PerfFile &File;
   const PerfDataPrintOptions &Opts;
   raw_ostream &OS;
-  EventQueue Queue;
-  uint64_t LastRelease = 0;
   SampleDelivery Delivery;
   SmallVector<const Event *, 4> DeliveredAs;
   /// perf 6.1 reads a pipe of the other byte order with its events'

@@ -18,12 +18,17 @@
 // unpacks to far more than it takes, gets there; records that arrive
 // after it with an older timestamp are delivered late.
 //
+// deliverInOrder reads a PerfFile through an EventQueue: what every reader
+// of records in perf's order (bbmap-dump's printer, the native profile
+// reader) does.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_EVENTQUEUE_H
 #define BBMAP_PERF_EVENTQUEUE_H
 
 #include "bbmap/Perf/PerfEvent.h"
+#include "bbmap/Perf/PerfFile.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -75,6 +80,19 @@ private:
   uint64_t MaxTime = 0;
   uint64_t NextFlush = 0;
 };
+
+/// Reads every record of \p File and hands those the kernel wrote to \p D
+/// in perf's delivery order: each queued by its timestamp in an
+/// EventQueue, rounds delivered at FINISHED_ROUND, the rest at the end.
+/// \p Arrived, when given, sees each record first, as it comes in the
+/// file, those perf writes for itself included. As reading goes, the
+/// mapped pages of the file before both the oldest record queued and the
+/// offset \p InUse returns (~0 for none; a caller that keeps records'
+/// bytes past their delivery tells so) are given back.
+llvm::Error
+deliverInOrder(PerfFile &File, EventQueue::Deliver D,
+               llvm::function_ref<llvm::Error(const Record &)> Arrived = {},
+               llvm::function_ref<uint64_t()> InUse = {});
 
 } // namespace bbmap::perf
 
