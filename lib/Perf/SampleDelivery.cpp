@@ -1,4 +1,4 @@
-//===- SampleDelivery.cpp - which events perf delivers a sample as --------===//
+//===- SampleDelivery.cpp - the events a sample is delivered as -----------===//
 //
 // perf 6.1's deliver_sample_value, without the period it hands on.
 //

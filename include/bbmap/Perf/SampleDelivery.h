@@ -1,5 +1,4 @@
-//===- SampleDelivery.h - which events perf delivers a sample as -*- C++
-//-*-===//
+//===- SampleDelivery.h - the events a sample is delivered as ---*- C++ -*-===//
 //
 // perf hands a sample to its tools once, as the event the sample names,
 // unless the sample carries READ values (perf record -s, ':S' groups):
