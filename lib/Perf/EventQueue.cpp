@@ -90,8 +90,6 @@ uint64_t EventQueue::oldestOffset() const {
 Error deliverInOrder(PerfFile &File, EventQueue::Deliver D,
                      function_ref<Error(const Record &)> Arrived,
                      function_ref<uint64_t()> InUse) {
-  // How far reading goes between two releases of the pages read.
-  constexpr uint64_t ReleaseStep = 64 << 20;
   EventQueue Queue;
   uint64_t LastRelease = 0;
   if (Error E = File.forEachRecord([&](const Record &R) -> Error {
@@ -105,7 +103,7 @@ Error deliverInOrder(PerfFile &File, EventQueue::Deliver D,
         Expected<uint64_t> Time = File.timestamp(R);
         if (!Time)
           return Time.takeError();
-        if (R.Offset - LastRelease >= ReleaseStep) {
+        if (R.Offset - LastRelease >= PerfFile::ReleaseStep) {
           File.releaseBefore(std::min({R.Offset, Queue.oldestOffset(),
                                        InUse ? InUse() : ~uint64_t(0)}));
           LastRelease = R.Offset;

@@ -318,9 +318,10 @@ Error NativeReader::deliverSample(const Record &R) {
 
 /// The build IDs `perf buildid-list` would list: the BUILD_ID feature's,
 /// or without one (and in a pipe) those of HEADER_BUILD_ID and MMAP2
-/// records.
-Expected<std::vector<RecordedBuildID>> listBuildIDs(MemoryBufferRef Buffer,
-                                                    const PerfFile &File) {
+/// records, read in a pass of their own that gives back the pages it read
+/// when \p Mapped.
+Expected<std::vector<RecordedBuildID>>
+listBuildIDs(MemoryBufferRef Buffer, bool Mapped, const PerfFile &File) {
   std::vector<RecordedBuildID> IDs;
   if (File.hasBuildIDFeature()) {
     for (const BuildIDEntry &B : File.buildIDs())
@@ -330,7 +331,13 @@ Expected<std::vector<RecordedBuildID>> listBuildIDs(MemoryBufferRef Buffer,
   Expected<std::unique_ptr<PerfFile>> Scan = PerfFile::create(Buffer);
   if (!Scan)
     return Scan.takeError();
+  (*Scan)->setMapped(Mapped);
+  uint64_t LastRelease = 0;
   if (Error E = (*Scan)->forEachRecord([&](const Record &R) -> Error {
+        if (R.Offset - LastRelease >= PerfFile::ReleaseStep) {
+          (*Scan)->releaseBefore(R.Offset);
+          LastRelease = R.Offset;
+        }
         if (R.Type != record::MMap2 || !(R.Misc & misc::MMapBuildID))
           return Error::success();
         MMapEvent M;
@@ -385,7 +392,8 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
   ScriptOptions.BinaryName =
       Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
   ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
-  Expected<std::vector<RecordedBuildID>> IDs = listBuildIDs(Ref, **File);
+  Expected<std::vector<RecordedBuildID>> IDs =
+      listBuildIDs(Ref, Mapped, **File);
   if (!IDs)
     return IDs.takeError();
   Expected<std::string> RecordedName = checkRecordedBuildID(

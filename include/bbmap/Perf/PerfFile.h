@@ -67,6 +67,9 @@ public:
   /// size then holds only the pages of the records in use. Nothing happens
   /// for a buffer that is not a mapping.
   void releaseBefore(uint64_t Offset);
+  /// How far a reader goes between two calls of releaseBefore: often
+  /// enough to bound memory, seldom enough to cost nothing.
+  static constexpr uint64_t ReleaseStep = 64 << 20;
 
   /// The event a record belongs to (perf's evlist__event2evsel): the only
   /// one, else the one whose ID the record carries; null if it names an ID
