@@ -32,6 +32,10 @@ pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev"
 pkgs="$pkgs bolt-16"
 # clang-format-19: the formatter the project's C++ style is checked with.
 pkgs="$pkgs clang-format-19"
+# arm64: Debian's cross sysroot in /usr/aarch64-linux-gnu (C and C++
+# libraries, crt files, libgcc), which clang --target=aarch64-linux-gnu
+# finds by itself; the programs run under qemu-aarch64 -L (qemu-user).
+pkgs="$pkgs libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross"
 
 missing=""
 for p in $pkgs; do

@@ -132,6 +132,18 @@ if perf:
 if shutil.which('llvm-bat-dump-16'):
     config.available_features.add('bat-dump-16')
 subs.append(('%bat-check', '%s %s' % (py, os.path.join(tools, 'bat-check.py'))))
+# arm64 (test/aarch64): programs cross-built by this major's clang with lld
+# against Debian's arm64 sysroot and run under qemu-aarch64 -L (feature
+# aarch64-run when both are installed: scripts/bootstrap.sh).
+a64_sysroot = config.aarch64_sysroot
+if (os.path.exists(os.path.join(a64_sysroot, 'lib', 'crt1.o')) and
+        os.path.exists(config.qemu_aarch64)):
+    config.available_features.add('aarch64-run')
+subs.extend([
+    ('%a64-clangxx', 'clang++ --target=aarch64-linux-gnu -fuse-ld=lld'),
+    ('%a64-clang', 'clang --target=aarch64-linux-gnu -fuse-ld=lld'),
+    ('%qemu-a64', '%s -L %s' % (config.qemu_aarch64, a64_sysroot)),
+])
 # The in-tree map version of this host: 2 on LLVM 19, 5 on LLVM 22.
 config.available_features.add(
     'native-v%d' % (5 if config.llvm_major >= 22 else 2))
