@@ -1,4 +1,5 @@
-"""elfinfo.py - the little of an x86-64 ELF file the exact-trace scripts need.
+"""elfinfo.py - the little of an ELF64 executable (x86-64 or arm64) the
+exact-trace scripts need.
 
 Reads a little-endian ELF64 file with `struct` only: its type, entry point,
 PT_LOAD segments (to read code bytes at a virtual address and to know which

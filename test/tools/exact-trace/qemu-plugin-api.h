@@ -1,8 +1,8 @@
 /* qemu-plugin-api.h - the part of QEMU's plugin C API (version 1, the
  * version QEMU 7.2 implements) that bbmap's TCG plugins use: trace-plugin.c
- * (exact control flow) and bench/tools/icache-plugin.c (instruction-cache
- * simulation). QEMU ships no qemu-plugin.h in Debian, so the declarations
- * are written out here; they are the stable C ABI of API version 1 (QEMU
+ * (exact control flow), count-plugin.c (per-instruction execution counts)
+ * and bench/tools/icache-plugin.c (instruction-cache simulation). QEMU
+ * ships no qemu-plugin.h in Debian, so the declarations are written out here; they are the stable C ABI of API version 1 (QEMU
  * 7.2 rejects a plugin declaring 2 with "supports only up to version 1").
  */
 #ifndef BBMAP_QEMU_PLUGIN_API_H
@@ -46,6 +46,10 @@ extern void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
                                                  vcpu_udata_cb_t cb,
                                                  enum qemu_plugin_cb_flags f,
                                                  void *userdata);
+enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
+extern void qemu_plugin_register_vcpu_insn_exec_inline(
+    struct qemu_plugin_insn *insn, enum qemu_plugin_op op, void *ptr,
+    uint64_t imm);
 extern void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, udata_cb_t cb,
                                            void *userdata);
 extern size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);

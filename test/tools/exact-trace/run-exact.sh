@@ -9,6 +9,10 @@
 # Usage: run-exact.sh BBMAP_PROFILE TRACE_PLUGIN_SO SRC OUTDIR [CFLAGS...]
 # The compiler is `clang` (`clang++` for .cpp) on PATH (lit puts the
 # build's major first).
+# Another target (arm64: CFLAGS with --target=aarch64-linux-gnu
+# -fuse-ld=lld): EXACT_QEMU is the emulator command (`qemu-aarch64 -L
+# SYSROOT`) and EXACT_COUNT_PLUGIN count-plugin.so, whose count of every
+# instruction (qemu-counts.py) replaces callgrind's, which cannot run it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 profile=$1 plugin=$2 src=$3 out=$4
@@ -21,9 +25,16 @@ mkdir -p "$out"
 $compiler -O2 -fbasic-block-address-map -w "$@" -o "$bin" "$src"
 # The simulators and the traced program never need a sanitizer runtime
 # (the sanitizer suite preloads one into every process).
-env -u LD_PRELOAD qemu-x86_64 -plugin "$plugin,out=$bin.triples" "$bin" >"$bin.out"
-env -u LD_PRELOAD python3 "$here/callgrind-counts.py" "$bin" -o "$bin.counts" -- "$bin" \
-  >/dev/null 2>"$bin.callgrind.err"
+qemu=${EXACT_QEMU:-qemu-x86_64}
+env -u LD_PRELOAD $qemu -plugin "$plugin,out=$bin.triples" "$bin" >"$bin.out"
+if [[ -n ${EXACT_COUNT_PLUGIN:-} ]]; then
+  env -u LD_PRELOAD $qemu -plugin "$EXACT_COUNT_PLUGIN,out=$bin.raw-counts" \
+    "$bin" >/dev/null
+  python3 "$here/qemu-counts.py" "$bin" "$bin.raw-counts" -o "$bin.counts"
+else
+  env -u LD_PRELOAD python3 "$here/callgrind-counts.py" "$bin" -o "$bin.counts" -- "$bin" \
+    >/dev/null 2>"$bin.callgrind.err"
+fi
 for dialect in 22 19; do
   python3 "$here/trace-to-preagg.py" "$bin" "$bin.triples" \
     --format=$dialect -o "$bin.$dialect.pa"

@@ -21,6 +21,9 @@
  * QEMU reports for the main executable (see README.md for the load bias).
  *
  * Rules:
+ *  - The next two rules are x86's (QEMU's target_name x86_64 or i386); on
+ *    other targets (arm64: fixed 4-byte aligned instructions, no string
+ *    loops) a TB starting at the previous TB's last instruction is a branch.
  *  - x86 rep-prefixed string instructions (rep movs/stos/lods/ins/outs,
  *    repe/repne cmps/scas) end their TB after one iteration and jump back to
  *    themselves while the count register is non-zero. A jump from X to X
@@ -84,6 +87,8 @@ static const struct tb_info *prev; /* the TB executed last, NULL at start */
 static bool other_vcpu_seen;
 static pid_t owner_pid;
 static const char *out_path;
+/* The x86 rules below apply (the guest is x86-64 or i386). */
+static bool x86_rules;
 
 static size_t slot_of(uint64_t a, uint64_t b, uint64_t c) {
   uint64_t h = a * 0x9e3779b97f4a7c15ull;
@@ -189,8 +194,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   size_t size = qemu_plugin_insn_size(last);
   info->end = info->last + size;
   info->resumes_at_last =
-      is_rep_string(qemu_plugin_insn_data(last), size) ||
-      (info->last >> 12) != ((info->last + 14) >> 12);
+      x86_rules && (is_rep_string(qemu_plugin_insn_data(last), size) ||
+                    (info->last >> 12) != ((info->last + 14) >> 12));
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, CB_NO_REGS, info);
 }
 
@@ -263,6 +268,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     fprintf(stderr, "trace-plugin: missing argument out=FILE\n");
     return -1;
   }
+  x86_rules = strcmp(info->target_name, "x86_64") == 0 ||
+              strcmp(info->target_name, "i386") == 0;
   owner_pid = getpid();
   table_init(1 << 16);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
