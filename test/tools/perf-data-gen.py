@@ -3,9 +3,9 @@
 `perf record -b` writes on a machine with LBR) from an exact trace of a
 program, for machines without branch-stack hardware.
 
-Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--pipe] [--hw-index]
-           [--big-endian] [--depth N] [--samples N] [--size BYTES]
-           [--unique N] [--pid N] [--load-bias N]
+Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--style lbr|brbe|etm]
+           [--pipe] [--hw-index] [--big-endian] [--depth N] [--samples N]
+           [--size BYTES] [--unique N] [--pid N] [--load-bias N]
 
 TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
@@ -28,6 +28,19 @@ records. --big-endian writes the file a big-endian host writes (bit fields
 allocated from the most significant bit). Every 7th entry is mispredicted, the others
 predicted; cycles count 1 to 15.
 
+--style picks whose file it is (default lbr, the above):
+  brbe  arm64's Branch Record Buffer Extension (`perf record -j any,u` on
+        Linux 6.17+): `cycles:u` with HW_INDEX always set and hw_idx -1
+        (BRBE has no index), every entry's branch type (PERF_BR_*, decoded
+        from the AArch64 instruction at its source when the source lies in
+        BINARY, PERF_BR_UNKNOWN elsewhere) and privilege (user).
+  etm   CoreSight ETM trace after `perf inject --itrace=il64`: three
+        events, `cs_etm//u` (the AUX event, no samples), `dummy:u` (the
+        sideband: COMM, MMAP2, EXIT) and the synthesized `instructions:u`
+        (period 64, BRANCH_STACK with HW_INDEX, hw_idx -1), each sample and
+        trailer with CPU and IDENTIFIER; entries predicted, no cycles, no
+        type (cs-etm.c's last-branch records). File mode only.
+
 --samples N writes N samples; --size BYTES writes samples until the file
 holds that many bytes. With --unique N only N distinct stacks are made and
 written over and over (timestamps still grow): large files in seconds.
@@ -48,6 +61,14 @@ MMAP2, COMM, EXIT, SAMPLE = 10, 3, 4, 9
 HEADER_ATTR, HEADER_BUILD_ID, FINISHED_ROUND, EVENT_UPDATE = 64, 67, 68, 78
 MISC_USER, MISC_COMM_EXEC, MISC_BUILD_ID_SIZE = 2, 1 << 13, 1 << 15
 S_IP, S_TID, S_TIME, S_PERIOD, S_BRANCH_STACK = 1, 2, 4, 256, 2048
+S_CPU, S_IDENTIFIER = 128, 1 << 16
+# perf_event_attr types and configs.
+TYPE_HARDWARE, TYPE_SOFTWARE, TYPE_CS_ETM = 0, 1, 10
+HW_CPU_CYCLES, HW_INSTRUCTIONS, SW_DUMMY = 0, 1, 9
+# perf_branch_entry type (PERF_BR_*) and priv (PERF_BR_PRIV_USER) values.
+BR_UNKNOWN, BR_COND, BR_UNCOND, BR_IND, BR_CALL, BR_IND_CALL, BR_RET = \
+    0, 1, 2, 3, 4, 5, 6
+BR_PRIV_USER = 1
 B_USER, B_ANY, B_HW_INDEX = 1, 8, 1 << 17
 # perf_event_attr flag bits, numbered as on a little-endian host.
 F_DISABLED, F_INHERIT, F_EXCLUDE_KERNEL, F_EXCLUDE_HV = 0, 1, 5, 6
@@ -58,6 +79,7 @@ ATTR_SIZE = 128
 EVENT_ID = 42
 NAME = 'cycles:u'
 PERIOD = 100003
+ETM_PERIOD = 64
 ROUND = 256
 
 
@@ -119,19 +141,29 @@ class Writer:
     def record(self, rtype, misc, body):
         return self.pack('IHH', rtype, misc, 8 + len(body)) + body
 
-    def trailer(self, pid, time):
-        return self.pack('IIQ', pid, pid, time)
+    def trailer(self, pid, time, ident=None):
+        """The sample_id_all fields: TID, TIME, and with IDENTIFIER (the
+        etm style) CPU and the ID."""
+        t = self.pack('IIQ', pid, pid, time)
+        if ident is not None:
+            t += self.pack('IIQ', 0, 0, ident)
+        return t
 
-    def attr(self, hw_index):
+    def attr(self, hw_index, etype=TYPE_HARDWARE, config=HW_CPU_CYCLES,
+             period=PERIOD, sample_type=S_IP | S_TID | S_TIME | S_PERIOD |
+             S_BRANCH_STACK, tracking=True, branch=B_USER | B_ANY):
         flags = 0
         for bit in (F_DISABLED, F_INHERIT, F_EXCLUDE_KERNEL, F_EXCLUDE_HV,
-                    F_MMAP, F_COMM, F_ENABLE_ON_EXEC, F_TASK,
-                    F_SAMPLE_ID_ALL, F_EXCLUDE_GUEST, F_MMAP2, F_COMM_EXEC):
+                    F_ENABLE_ON_EXEC, F_SAMPLE_ID_ALL, F_EXCLUDE_GUEST):
             flags |= 1 << bit
-        branch = B_USER | B_ANY | (B_HW_INDEX if hw_index else 0)
-        a = self.pack('IIQQQQQIIQQQ', 0, ATTR_SIZE, 0, PERIOD,
-                      S_IP | S_TID | S_TIME | S_PERIOD | S_BRANCH_STACK, 0,
-                      self.bitfield(flags), 0, 0, 0, 0, branch)
+        if tracking:
+            for bit in (F_MMAP, F_COMM, F_TASK, F_MMAP2, F_COMM_EXEC):
+                flags |= 1 << bit
+        if hw_index:
+            branch |= B_HW_INDEX
+        a = self.pack('IIQQQQQIIQQQ', etype, ATTR_SIZE, config, period,
+                      sample_type, 0, self.bitfield(flags), 0, 0, 0, 0,
+                      branch if sample_type & S_BRANCH_STACK else 0)
         return a + b'\0' * (ATTR_SIZE - len(a))
 
     def string(self, s):
@@ -146,6 +178,24 @@ class Writer:
         body = self.pack('i', -1) + bid[:20].ljust(20, b'\0') + \
             bytes([min(len(bid), 20), 0, 0, 0]) + name
         return self.record(rtype, MISC_USER | MISC_BUILD_ID_SIZE, body)
+
+
+def aarch64_branch_type(word):
+    """PERF_BR_* of the AArch64 instruction WORD, as BRBE classifies it."""
+    if word & 0xfc000000 == 0x94000000:  # bl
+        return BR_CALL
+    if word & 0xfffffc1f == 0xd63f0000:  # blr
+        return BR_IND_CALL
+    if word & 0xfffffc1f == 0xd65f0000:  # ret
+        return BR_RET
+    if word & 0xfffffc1f == 0xd61f0000:  # br
+        return BR_IND
+    if word & 0xfc000000 == 0x14000000:  # b
+        return BR_UNCOND
+    if (word & 0xff000010 == 0x54000000 or  # b.cond
+            word & 0x7e000000 in (0x34000000, 0x36000000)):  # cb(n)z, tb(n)z
+        return BR_COND
+    return BR_UNKNOWN
 
 
 def chains(triples, depth, count, inside):
@@ -194,6 +244,7 @@ def main():
     ap.add_argument('binary')
     ap.add_argument('triples')
     ap.add_argument('-o', '--output', required=True)
+    ap.add_argument('--style', choices=('lbr', 'brbe', 'etm'), default='lbr')
     ap.add_argument('--pipe', action='store_true')
     ap.add_argument('--hw-index', action='store_true')
     ap.add_argument('--big-endian', action='store_true')
@@ -204,6 +255,10 @@ def main():
     ap.add_argument('--pid', type=int, default=4242)
     ap.add_argument('--load-bias', type=lambda v: int(v, 0))
     args = ap.parse_args()
+    etm = args.style == 'etm'
+    if etm and args.pipe:
+        ap.error('--style etm writes file mode only')
+    hw_index = args.hw_index or args.style != 'lbr'
 
     elf = elfinfo.Elf(args.binary)
     header, triples = elfinfo.read_triples(args.triples)
@@ -227,28 +282,67 @@ def main():
     name += b'\0' * (-len(name) % 8)
     fname = path.encode() + b'\0'
     fname += b'\0' * (-len(fname) % 8)
+    # The events (attr, ID, name); the last one has the samples, the one
+    # with `tracking` the side records.
+    if etm:
+        events = [
+            (w.attr(False, TYPE_CS_ETM, 0, 1, S_IP | S_TID | S_TIME | S_CPU |
+                    S_PERIOD | S_IDENTIFIER, tracking=False),
+             EVENT_ID, 'cs_etm//u'),
+            (w.attr(False, TYPE_SOFTWARE, SW_DUMMY, 1, S_IP | S_TID | S_TIME |
+                    S_CPU | S_IDENTIFIER), EVENT_ID + 1, 'dummy:u'),
+            (w.attr(True, TYPE_HARDWARE, HW_INSTRUCTIONS, ETM_PERIOD,
+                    S_IP | S_TID | S_TIME | S_CPU | S_PERIOD | S_IDENTIFIER |
+                    S_BRANCH_STACK, tracking=False, branch=0),
+             EVENT_ID + 1000000000, 'instructions:u'),
+        ]
+        side_id, sample_id, period = EVENT_ID + 1, EVENT_ID + 1000000000, \
+            ETM_PERIOD
+    else:
+        events = [(w.attr(hw_index), EVENT_ID, NAME)]
+        side_id, sample_id, period = None, None, PERIOD
     side = [
         w.record(COMM, MISC_COMM_EXEC,
-                 w.pack('II', pid, pid) + name + w.trailer(pid, tick())),
+                 w.pack('II', pid, pid) + name +
+                 w.trailer(pid, tick(), side_id)),
         w.record(MMAP2, MISC_USER,
                  w.pack('IIQQQIIQQII', pid, pid, start, length,
                         offset & ~0xfff, 0xfe, 0, 4242, 0, 5, 2) + fname +
-                 w.trailer(pid, tick())),
+                 w.trailer(pid, tick(), side_id)),
     ]
+
+    def branch_type(source):
+        code = elf.read(source - bias, 4) if elf.in_exec(source - bias) else b''
+        if len(code) < 4:
+            return BR_UNKNOWN
+        return aarch64_branch_type(struct.unpack('<I', code)[0])
+
+    def entry_flags(i, source):
+        if etm:
+            return 2  # predicted; cs-etm.c knows no misprediction or cycles
+        flags = (1 if i % 7 == 3 else 2) | ((i % 15) + 1) << 4
+        if args.style == 'brbe':
+            flags |= branch_type(source) << 20 | BR_PRIV_USER << 30
+        return flags
 
     def sample(stack, t):
         entries = b''
         for i, (s, d) in enumerate(reversed(stack)):
-            flags = (1 if i % 7 == 3 else 2) | ((i % 15) + 1) << 4
-            entries += w.pack('QQQ', s, d, w.branch_flags(flags))
-        body = w.pack('QIIQQQ', stack[-1][1], pid, pid, t, PERIOD, len(stack))
+            entries += w.pack('QQQ', s, d, w.branch_flags(entry_flags(i, s)))
+        body = w.pack('Q', sample_id) if etm else b''
+        body += w.pack('QIIQ', stack[-1][1], pid, pid, t)
+        if etm:
+            body += w.pack('II', 0, 0)
+        body += w.pack('QQ', period, len(stack))
         if args.hw_index:
             body += w.pack('Q', len(stack) - 1)
+        elif hw_index:
+            body += w.pack('Q', 0xffffffffffffffff)
         return w.record(SAMPLE, MISC_USER, body + entries)
 
     out = open(args.output, 'wb')
-    attr = w.attr(args.hw_index)
     if args.pipe:
+        attr, _, _ = events[0]
         out.write(w.pack('QQ', 0x32454c4946524550, 16))
         out.write(w.record(HEADER_ATTR, 0, attr + w.pack('Q', EVENT_ID)))
         nm = NAME.encode() + b'\0'
@@ -258,17 +352,17 @@ def main():
     else:
         out.write(b'\0' * 104)
         attrs_at = out.tell()
-        out.write(attr)
-        ids_at_field = out.tell()
-        out.write(b'\0' * 16)
-        ids_at = out.tell()
-        out.write(w.pack('Q', EVENT_ID))
+        ids_at = attrs_at + len(events) * (ATTR_SIZE + 16)
+        for k, (attr, _, _) in enumerate(events):
+            out.write(attr + w.pack('QQ', ids_at + 8 * k, 8))
+        for _, ident, _ in events:
+            out.write(w.pack('Q', ident))
         data_start = out.tell()
     for r in side:
         out.write(r)
 
-    # A sample's TIME: after the header, IP and PID/TID.
-    time_at = 24
+    # A sample's TIME: after the header, (IDENTIFIER,) IP and PID/TID.
+    time_at = 32 if etm else 24
 
     def samples():
         """The samples' bytes, each with its timestamp."""
@@ -299,7 +393,7 @@ def main():
         if written % ROUND == 0:
             out.write(finished)
     out.write(w.record(EXIT, 0, w.pack('IIIIQ', pid, pid, pid, pid, tick()) +
-                       w.trailer(pid, time)))
+                       w.trailer(pid, time, side_id)))
     out.write(w.record(FINISHED_ROUND, 0, b''))
     if args.pipe:
         out.write(w.build_id_record(HEADER_BUILD_ID, bid, path))
@@ -311,8 +405,9 @@ def main():
         FEAT_BUILD_ID: w.build_id_record(0, bid, path),
         FEAT_HOSTNAME: w.string('perf-data-gen'),
         FEAT_CMDLINE: w.pack('I', 2) + w.string('perf') + w.string('record'),
-        FEAT_EVENT_DESC: w.pack('II', 1, ATTR_SIZE) + attr + w.pack('I', 1) +
-        w.string(NAME) + w.pack('Q', EVENT_ID),
+        FEAT_EVENT_DESC: w.pack('II', len(events), ATTR_SIZE) + b''.join(
+            attr + w.pack('I', 1) + w.string(nm) + w.pack('Q', ident)
+            for attr, ident, nm in events),
     }
     table_at = out.tell()
     at = table_at + 16 * len(feats)
@@ -326,11 +421,9 @@ def main():
     bitmap = sum(1 << bit for bit in feats)
     out.seek(0)
     out.write(w.pack('QQQ', 0x32454c4946524550, 104, ATTR_SIZE + 16))
-    out.write(w.pack('QQQQQQ', attrs_at, ATTR_SIZE + 16, data_start,
-                     data_size, 0, 0))
+    out.write(w.pack('QQQQQQ', attrs_at, len(events) * (ATTR_SIZE + 16),
+                     data_start, data_size, 0, 0))
     out.write(w.pack('QQQQ', bitmap, 0, 0, 0))
-    out.seek(ids_at_field)
-    out.write(w.pack('QQ', ids_at, 8))
     out.close()
 
 
