@@ -40,7 +40,12 @@
  *    run. (A real jump from an instruction to itself is an endless loop.)
  *  - TBs split at page boundaries, at QEMU's per-TB instruction limit or
  *    after a syscall continue at the previous end: that is a fall-through,
- *    not a branch. So is a jump whose target is the next instruction.
+ *    not a branch. On x86 so is a jump whose target is the next
+ *    instruction. On arm64 a TB whose last instruction always transfers
+ *    control (b, bl, br, blr, ret and their pointer-authenticating forms)
+ *    branches even to the next instruction, as branch-record hardware
+ *    records it: a call of a noreturn function at a function's end whose
+ *    callee comes next, a jump to the next function in a rebuilt layout.
  *  - Single-threaded programs only: QEMU user mode runs each guest thread as
  *    its own vCPU; the plugin ignores vCPUs other than 0 and marks the output
  *    with "# error: ..." so that consumers reject it. A forked child that
@@ -72,6 +77,9 @@ struct tb_info {
   /* Whether a TB starting at `last` right after this one continues this
    * run instead of being a branch from `last` to itself (see the rules). */
   bool resumes_at_last;
+  /* The last instruction always transfers control: a TB starting at `end`
+   * right after this one was branched to (see the rules). */
+  bool always_branches;
 };
 
 struct entry {
@@ -87,8 +95,9 @@ static const struct tb_info *prev; /* the TB executed last, NULL at start */
 static bool other_vcpu_seen;
 static pid_t owner_pid;
 static const char *out_path;
-/* The x86 rules below apply (the guest is x86-64 or i386). */
-static bool x86_rules;
+/* The x86 rules below apply (the guest is x86-64 or i386), or the arm64
+ * ones (aarch64). */
+static bool x86_rules, aarch64_rules;
 
 static size_t slot_of(uint64_t a, uint64_t b, uint64_t c) {
   uint64_t h = a * 0x9e3779b97f4a7c15ull;
@@ -145,7 +154,7 @@ static void on_tb_exec(unsigned int vcpu_index, void *userdata) {
   }
   if (!prev) {
     run_start = tb->start;
-  } else if (tb->start != prev->end &&
+  } else if ((tb->start != prev->end || prev->always_branches) &&
              !(prev->resumes_at_last && tb->start == prev->last)) {
     add(run_start, prev->last, tb->start, 1);
     run_start = tb->start;
@@ -176,6 +185,25 @@ static bool is_rep_string(const uint8_t *p, size_t n) {
          (op >= 0xaa && op <= 0xaf);
 }
 
+/* Whether the AArch64 instruction P[0..N) always transfers control: b, bl,
+ * br, blr, ret, and braa/brab/blraa/blrab/retaa/retab (and the zero-modifier
+ * forms), from the A64 encoding tables. */
+static bool aarch64_always_branches(const uint8_t *p, size_t n) {
+  if (n != 4)
+    return false;
+  uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+               (uint32_t)p[3] << 24;
+  if ((w & 0x7c000000) == 0x14000000) /* b, bl */
+    return true;
+  /* Unconditional branch (register): opc 0000 (br), 0001 (blr), 0010 (ret),
+   * 1000 and 1001 (braa/brab, blraa/blrab), plus the zero-modifier forms
+   * with op2 11111 under opc 0000 to 0010. */
+  if ((w & 0xfe000000) != 0xd6000000 || ((w >> 16) & 0x1f) != 0x1f)
+    return false;
+  unsigned opc = (w >> 21) & 0xf;
+  return opc <= 2 || opc == 8 || opc == 9;
+}
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   (void)id;
   size_t n = qemu_plugin_tb_n_insns(tb);
@@ -196,6 +224,9 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   info->resumes_at_last =
       x86_rules && (is_rep_string(qemu_plugin_insn_data(last), size) ||
                     (info->last >> 12) != ((info->last + 14) >> 12));
+  info->always_branches =
+      aarch64_rules &&
+      aarch64_always_branches(qemu_plugin_insn_data(last), size);
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, CB_NO_REGS, info);
 }
 
@@ -270,6 +301,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   }
   x86_rules = strcmp(info->target_name, "x86_64") == 0 ||
               strcmp(info->target_name, "i386") == 0;
+  aarch64_rules = strcmp(info->target_name, "aarch64") == 0;
   owner_pid = getpid();
   table_init(1 << 16);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
