@@ -15,6 +15,9 @@
 #          [-a ARG]... -- SOURCES-AND-CFLAGS...
 # -i: the program's standard input; -a: one argument of the program.
 # The compiler is $CC if set, else `clang` on PATH; BOLT is llvm-bolt-22.
+# The emulator is $EXACT_QEMU if set (arm64: `qemu-aarch64 -L SYSROOT`, with
+# --target=aarch64-linux-gnu -fuse-ld=lld among the CFLAGS), else
+# qemu-x86_64.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 profile=$1 plugin=$2 out=$3
@@ -36,7 +39,7 @@ in=$out/in
 
 # trace BIN NAME: the 22-dialect pre-aggregated profile of one run of BIN.
 trace() {
-  env -u LD_PRELOAD qemu-x86_64 -plugin "$plugin,out=$out/$2.triples" "$1" \
+  env -u LD_PRELOAD ${EXACT_QEMU:-qemu-x86_64} -plugin "$plugin,out=$out/$2.triples" "$1" \
     "${args[@]}" <"$stdin" >"$out/$2.out"
   python3 "$here/trace-to-preagg.py" "$1" "$out/$2.triples" --format=22 \
     -o "$out/$2.pa"
