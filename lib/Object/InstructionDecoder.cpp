@@ -2,7 +2,9 @@
 //
 // Targets are registered once per process. The kind of an instruction comes
 // from its MCInstrDesc flags through MCInstrAnalysis; no-ops are recognised
-// by opcode name, which MC has no flag for.
+// by opcode name, which MC has no flag for: x86's NOOP* and AArch64's
+// `nop`, which LLVM 22 decodes as NOP and LLVM 19 as HINT #0 (other hints,
+// such as bti and paciasp, are not no-ops to BOLT either).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +77,7 @@ InstructionDecoder::create(const ELFObjectFileBase &Obj) {
   D->STI.reset(
       T->createMCSubtargetInfo(registryTriple(TT), CPU, Features->getString()));
   D->MII.reset(T->createMCInstrInfo());
+  D->AArch64 = TT.isAArch64();
   if (!D->MRI || !D->MAI || !D->STI || !D->MII)
     return setupError("no MC support for " + TT.str());
   D->Ctx =
@@ -113,9 +116,22 @@ InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
     return InstrKind::UncondBranch;
   if (Desc.isTrap())
     return InstrKind::Trap;
-  if (MII->getName(Inst.getOpcode()).starts_with("NOOP"))
+  StringRef Name = MII->getName(Inst.getOpcode());
+  bool Nop = AArch64 ? Name == "NOP" ||
+                           (Name == "HINT" && Inst.getNumOperands() == 1 &&
+                            Inst.getOperand(0).isImm() &&
+                            Inst.getOperand(0).getImm() == 0)
+                     : Name.starts_with("NOOP");
+  if (Nop)
     return InstrKind::Nop;
   return InstrKind::Other;
+}
+
+bool InstructionDecoder::isPCRelOperand(const MCInst &Inst,
+                                        unsigned OpIndex) const {
+  const MCInstrDesc &Desc = MII->get(Inst.getOpcode());
+  return OpIndex < Desc.getNumOperands() &&
+         Desc.operands()[OpIndex].OperandType == MCOI::OPERAND_PCREL;
 }
 
 std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {

@@ -3,7 +3,11 @@
 // Decodes the instruction at an address of a linked file's executable
 // sections with LLVM's MC disassembler and tells what kind of control flow
 // it is: what profile mapping needs to tell a call from a jump, a return
-// from a branch, and where a block's fall-through ends.
+// from a branch, and where a block's fall-through ends. The same interface
+// serves x86-64 and AArch64: the kinds come from the target's
+// MCInstrAnalysis (AArch64: bl/blr calls, ret, b.cond, cbz/cbnz and
+// tbz/tbnz conditional branches, b, br), no-ops from the target's own
+// encoding of them (x86 NOOP*, AArch64 HINT #0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +87,12 @@ public:
   /// As decode(\p Address), also giving the MC instruction in \p Inst.
   std::optional<Instruction> decode(uint64_t Address, llvm::MCInst &Inst) const;
 
+  /// \p Inst's operand \p OpIndex is PC-relative (MCOI::OPERAND_PCREL): a
+  /// branch target, an AArch64 adr/adrp label or literal.
+  bool isPCRelOperand(const llvm::MCInst &Inst, unsigned OpIndex) const;
+  /// The file is AArch64 code.
+  bool isAArch64() const { return AArch64; }
+
   /// LLVM's name of \p Opcode (MCInstPrinter::getOpcodeName).
   llvm::StringRef opcodeName(unsigned Opcode) const;
   /// The mnemonic the target's default assembly syntax prints for \p Inst,
@@ -106,6 +116,7 @@ private:
   InstrKind classify(const llvm::MCInst &Inst) const;
 
   std::vector<CodeSection> Sections;
+  bool AArch64 = false;
   std::unique_ptr<llvm::MCRegisterInfo> MRI;
   std::unique_ptr<llvm::MCAsmInfo> MAI;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
