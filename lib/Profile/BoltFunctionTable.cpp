@@ -33,6 +33,8 @@ struct SymbolInfo {
   StringRef FileName;
   bool IsLocal = false;
   bool IsFunction = false;
+  /// STT_NOTYPE.
+  bool IsUntyped = false;
   bool IsSection = false;
   bool InCode = false;
   /// A section BOLT renamed when it rewrote the binary (`.bolt.org.text`):
@@ -66,6 +68,7 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
     Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
     Info.IsSection = S.getELFType() == ELF::STT_SECTION;
+    Info.IsUntyped = S.getELFType() == ELF::STT_NOTYPE;
     Info.InCode = (*Sec)->isText();
     Expected<StringRef> SecName = (*Sec)->getName();
     Info.InOriginalCopy = SecName && SecName->starts_with(".bolt.org.");
@@ -114,6 +117,32 @@ public:
 private:
   StringMap<unsigned> Counts;
 };
+
+/// An AArch64 or ARM mapping symbol (`$x`, `$d`, `$x.N`): BOLT keeps
+/// these apart as markers.
+bool isMappingSymbol(StringRef Name) {
+  return Name == "$x" || Name == "$d" || Name.starts_with("$x.") ||
+         Name.starts_with("$d.");
+}
+
+/// Gives each function the entry points of the local untyped zero-size
+/// symbols strictly inside it.
+void addSymbolEntries(ArrayRef<SymbolInfo> Syms,
+                      std::vector<BoltFunction> &Functions) {
+  for (const SymbolInfo &S : Syms) {
+    if (!S.IsLocal || !S.IsUntyped || S.Size || !S.InCode ||
+        isMappingSymbol(S.Name))
+      continue;
+    auto It = llvm::upper_bound(
+        Functions, S.Address,
+        [](uint64_t A, const BoltFunction &F) { return A < F.Address; });
+    if (It == Functions.begin())
+      continue;
+    BoltFunction &F = *std::prev(It);
+    if (S.Address > F.Address && S.Address < F.Address + F.Size && !F.IsPseudo)
+      F.SymbolEntries.push_back(S.Address - F.Address);
+  }
+}
 
 /// Adds a function per STT_FUNC address of a code section, with BOLT's
 /// names; aliases keep the first symbol's names.
@@ -291,6 +320,15 @@ bool hasCodeRelocations(const ELFObjectFileBase &Obj) {
   return false;
 }
 
+/// An absolute relocation type of data: R_X86_64_64/32/32S,
+/// R_AARCH64_ABS64/32.
+bool isAbsoluteDataRelocation(const ELFObjectFileBase &Obj, uint64_t Type) {
+  if (Obj.getArch() == Triple::aarch64)
+    return Type == ELF::R_AARCH64_ABS64 || Type == ELF::R_AARCH64_ABS32;
+  return Type == ELF::R_X86_64_64 || Type == ELF::R_X86_64_32 ||
+         Type == ELF::R_X86_64_32S;
+}
+
 /// The code addresses (symbol + addend) that absolute relocations of
 /// allocated data sections refer to, ascending: what BOLT registers as
 /// externally referenced offsets of functions.
@@ -306,9 +344,7 @@ std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj) {
         !(ELFSectionRef(**Target).getFlags() & ELF::SHF_ALLOC))
       continue;
     for (const RelocationRef &R : S.relocations()) {
-      uint64_t Type = R.getType();
-      if (Type != ELF::R_X86_64_64 && Type != ELF::R_X86_64_32 &&
-          Type != ELF::R_X86_64_32S)
+      if (!isAbsoluteDataRelocation(Obj, R.getType()))
         continue;
       Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
       Expected<uint64_t> Value = R.getSymbol()->getValue();
@@ -358,7 +394,8 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
 BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
                                            const MCSubtargetInfo &STI) {
   BoltFunctionTable T;
-  addSymbolFunctions(readSymbols(Obj), T.Functions);
+  std::vector<SymbolInfo> Syms = readSymbols(Obj);
+  addSymbolFunctions(Syms, T.Functions);
   addFrameFunctions(Obj, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   numberFunctions(T.Functions);
@@ -366,6 +403,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   if (T.HasRelocations)
     T.DataReferences = codeReferencesOfData(Obj);
   closeExtents(T.Functions);
+  addSymbolEntries(Syms, T.Functions);
   return T;
 }
 

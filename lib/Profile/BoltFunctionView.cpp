@@ -27,6 +27,7 @@ namespace {
 /// What starts a block at an offset.
 struct Label {
   bool IsLandingPad = false;
+  bool IsEntryPoint = false;
 };
 
 /// A register operand's number (getReg() gives an MCRegister from LLVM 20
@@ -141,6 +142,12 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
       CondCodes[V.Instrs.size()] =
           Inst.getOperand(Inst.getNumOperands() - 1).getImm();
     StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+    if (Name == "ADR" && Inst.getNumOperands() == 2 &&
+        Inst.getOperand(1).isImm()) {
+      uint64_t Target = F.Address + Offset + Inst.getOperand(1).getImm();
+      if (Target > F.Address && Target - F.Address < F.Size)
+        V.AddressTaken.push_back(Target - F.Address);
+    }
     if (Name == "LEA64r")
       if (std::optional<uint64_t> T =
               Decoder.analysis().evaluateMemoryOperandAddress(
@@ -165,6 +172,7 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   }
   for (const JumpTableSite &Site : Sites)
     V.readJumpTable(Site, Sites, Context);
+  llvm::append_range(V.AddressTaken, F.SymbolEntries);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
   V.StrictMode = Context.StrictMode;
   if (V.StrictMode)
@@ -201,6 +209,9 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
       Labels[Target];
   for (uint64_t Offset : ReferencedOffsets)
     Labels[Offset];
+  for (uint64_t Offset : AddressTaken)
+    if (instructionAt(Offset))
+      Labels[Offset].IsEntryPoint = true;
   for (const MapBlockStart &B : MapBlocks) {
     uint64_t Offset = B.Address - Address;
     const Instruction *I = instructionAt(Offset);
@@ -225,6 +236,7 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
       B.First = Index;
       if (L != Labels.end()) {
         B.IsLandingPad = L->second.IsLandingPad;
+        B.IsEntryPoint = L->second.IsEntryPoint;
       }
     }
     Blocks.back().Last = Index;
@@ -384,7 +396,9 @@ size_t BoltFunctionView::adjustForCall(size_t FromBB, uint64_t From,
   const Block &B = Blocks[FromBB];
   if (Origin != TraceOrigin::Outside || From != B.Start)
     return FromBB;
-  bool Eligible = IsReturn ? From != 0 : !(B.Start == 0 || B.IsLandingPad);
+  bool Eligible = IsReturn
+                      ? From != 0
+                      : !(B.Start == 0 || B.IsLandingPad || B.IsEntryPoint);
   if (!Eligible || FromBB == 0)
     return FromBB;
   size_t Prev = FromBB - 1;

@@ -12,6 +12,7 @@
 #include "llvm/ADT/Bitfields.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -123,6 +124,7 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
                        const BoltFunctionTable &Functions)
     : Decoder(Decoder), Functions(Functions) {
   collectAbsoluteRelocations(Obj);
+  collectAArch64Relocations(Obj);
   for (const ELFSymbolRef &Sym : Obj.symbols()) {
     Expected<SymbolRef::Type> Type = Sym.getType();
     Expected<uint32_t> Flags = Sym.getFlags();
@@ -164,6 +166,34 @@ void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
       consumeError(Addend.takeError());
       consumeError(Value.takeError());
     }
+  }
+}
+
+void BoltHasher::collectAArch64Relocations(const ELFObjectFileBase &Obj) {
+  if (Obj.getArch() != Triple::aarch64)
+    return;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<section_iterator> Target = S.getRelocatedSection();
+    if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
+      if (!Target)
+        consumeError(Target.takeError());
+      continue;
+    }
+    for (const RelocationRef &R : S.relocations()) {
+      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      Expected<uint64_t> Value = R.getSymbol()->getValue();
+      if (Addend && Value)
+        AArch64Relocations[R.getOffset()] = {R.getType(), *Value, *Addend};
+      consumeError(Addend.takeError());
+      consumeError(Value.takeError());
+    }
+  }
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (Name && *Name == ".got" && S.getSize())
+      GOTPages = {S.getAddress() & ~0xfffULL,
+                  (S.getAddress() + S.getSize() - 1) & ~0xfffULL};
+    consumeError(Name.takeError());
   }
 }
 
@@ -217,14 +247,117 @@ std::string BoltHasher::referenceString(const BoltFunctionView &View,
   return S;
 }
 
+std::string BoltHasher::aarch64Reference(const BoltFunctionView &View,
+                                         uint64_t Type, uint64_t Target) const {
+#if LLVM_VERSION_MAJOR >= 21
+  // getTargetExprFor() wraps the reference in an MCSpecifierExpr, which
+  // BOLT hashes as its specifier (AArch64MCAsmInfo.h: S_ABS 0x1, S_PAGE
+  // 0x10, S_PAGEOFF 0x20, S_G0..S_G3 0x40..0x70, S_NC 0x100) and the
+  // reference.
+  unsigned Specifier = 0;
+  switch (Type) {
+  case ELF::R_AARCH64_ADR_PREL_LO21:
+    Specifier = 0x001;
+    break;
+  case ELF::R_AARCH64_ADR_PREL_PG_HI21:
+  case ELF::R_AARCH64_ADR_PREL_PG_HI21_NC:
+  case ELF::R_AARCH64_ADR_GOT_PAGE:
+    Specifier = 0x011;
+    break;
+  case ELF::R_AARCH64_ADD_ABS_LO12_NC:
+  case ELF::R_AARCH64_LD64_GOT_LO12_NC:
+  case ELF::R_AARCH64_LDST8_ABS_LO12_NC:
+  case ELF::R_AARCH64_LDST16_ABS_LO12_NC:
+  case ELF::R_AARCH64_LDST32_ABS_LO12_NC:
+  case ELF::R_AARCH64_LDST64_ABS_LO12_NC:
+  case ELF::R_AARCH64_LDST128_ABS_LO12_NC:
+    Specifier = 0x121;
+    break;
+  case ELF::R_AARCH64_MOVW_UABS_G3:
+    Specifier = 0x071;
+    break;
+  case ELF::R_AARCH64_MOVW_UABS_G2:
+  case ELF::R_AARCH64_MOVW_UABS_G2_NC:
+    Specifier = 0x161;
+    break;
+  case ELF::R_AARCH64_MOVW_UABS_G1:
+  case ELF::R_AARCH64_MOVW_UABS_G1_NC:
+    Specifier = 0x151;
+    break;
+  case ELF::R_AARCH64_MOVW_UABS_G0:
+  case ELF::R_AARCH64_MOVW_UABS_G0_NC:
+    Specifier = 0x141;
+    break;
+  default:
+    return referenceString(View, Target);
+  }
+  return hashInteger(Specifier) + referenceString(View, Target);
+#else
+  // BOLT 19's AArch64MCExpr is an MCTargetExpr: it hashes to nothing.
+  (void)View;
+  (void)Type;
+  (void)Target;
+  return std::string();
+#endif
+}
+
+std::string BoltHasher::aarch64RelocatedOperand(const BoltFunctionView &View,
+                                                const AArch64Relocation &R,
+                                                StringRef Opcode,
+                                                uint64_t Address,
+                                                int64_t Imm) const {
+  // AArch64MCSymbolizer::adjustRelocation(): a GOT relocation of an add
+  // (the linker relaxed the load) is the add's; an adrp the linker pointed
+  // at the symbol's own page outside the GOT refers to the symbol; any
+  // other refers to `__BOLT_got_zero` (address 0) plus the value the
+  // instruction holds (a page, or a load offset scaled by 8).
+  if (R.Type == ELF::R_AARCH64_LD64_GOT_LO12_NC && Opcode == "ADDXri")
+    return aarch64Reference(View, ELF::R_AARCH64_ADD_ABS_LO12_NC,
+                            R.Symbol + R.Addend);
+  if (R.Type != ELF::R_AARCH64_ADR_GOT_PAGE &&
+      R.Type != ELF::R_AARCH64_LD64_GOT_LO12_NC)
+    return aarch64Reference(View, R.Type, R.Symbol + R.Addend);
+  bool Page = R.Type == ELF::R_AARCH64_ADR_GOT_PAGE;
+  uint64_t Value =
+      Page ? (Address & ~0xfffULL) + (uint64_t(Imm) << 12) : uint64_t(Imm) * 8;
+  if (Page && R.Addend == 0 && (R.Symbol & ~0xfffULL) == Value &&
+      !(GOTPages && Value >= GOTPages->first && Value <= GOTPages->second))
+    return aarch64Reference(View, ELF::R_AARCH64_ADR_PREL_PG_HI21, R.Symbol);
+#if LLVM_VERSION_MAJOR >= 21
+  return hashInteger(Page ? 0x011 : 0x121) + hashInteger(0) + hashInteger(0) +
+         hashInteger(Value);
+#else
+  return std::string();
+#endif
+}
+
 std::string BoltHasher::operandString(const BoltFunctionView &View,
                                       const Instruction &I, const MCInst &Inst,
                                       unsigned OpIndex,
                                       int Displacement) const {
   const MCOperand &Op = Inst.getOperand(OpIndex);
   // Direct branch and call targets are symbols BOLT hashes to nothing.
-  if (OpIndex == 0 && I.Target)
+  bool PCRel = Decoder.isPCRelOperand(Inst, OpIndex);
+  if (PCRel && I.Target)
     return std::string();
+  if (Decoder.isAArch64()) {
+    uint64_t Address = View.address() + I.Address;
+    StringRef Name = Decoder.opcodeName(Inst.getOpcode());
+    // AArch64MCSymbolizer: an adr's label always becomes a symbol
+    // reference (S_ABS); a relocation of another instruction (not a
+    // branch, not a hint) replaces the immediate the disassembler offers
+    // it, the first.
+    if (Name == "ADR" && PCRel && Op.isImm())
+      return aarch64Reference(View, ELF::R_AARCH64_ADR_PREL_LO21,
+                              Address + Op.getImm());
+    auto Reloc = AArch64Relocations.find(Address);
+    if (Reloc != AArch64Relocations.end() && !I.Target &&
+        I.Kind != InstrKind::Nop && Name != "HINT" && Op.isImm() &&
+        llvm::none_of(llvm::make_range(Inst.begin(), Inst.begin() + OpIndex),
+                      [](const MCOperand &O) { return O.isImm(); }))
+      return aarch64RelocatedOperand(View, Reloc->second, Name, Address,
+                                     Op.getImm());
+  }
   if (OpIndex == unsigned(Displacement)) {
     uint64_t Address = View.address() + I.Address;
     if (std::optional<uint64_t> Target =
@@ -263,7 +396,7 @@ std::string BoltHasher::blockString(const BoltFunctionView &View,
     S += Decoder.opcodeName(Inst.getOpcode());
     if (!WithOperands)
       continue;
-    int Displacement = pcRelDisplacement(Inst);
+    int Displacement = Decoder.isAArch64() ? -1 : pcRelDisplacement(Inst);
     for (unsigned Op = 0, E = Inst.getNumOperands(); Op != E; ++Op)
       S += operandString(View, I, Inst, Op, Displacement);
   }

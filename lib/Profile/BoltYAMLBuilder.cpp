@@ -93,6 +93,11 @@ BoltCounts &FunctionProfile::edge(size_t From, size_t To) {
 void FunctionProfile::addEntry(uint64_t To, uint64_t Count) {
   if (To == 0 && !ExecCounts.empty())
     ExecCounts[0] += Count;
+  // DataReader::readProfile(): an entry at a secondary entry point counts
+  // for its block.
+  std::optional<size_t> BB = blockContaining(To);
+  if (To != 0 && BB && View.blocks()[*BB].IsEntryPoint)
+    ExecCounts[*BB] += Count;
 }
 
 /// DataReader::recordBranch() for an input binary.
@@ -202,7 +207,7 @@ std::vector<boltyaml::CallSite> FunctionProfile::callSites(size_t BB) const {
 }
 
 bool FunctionProfile::isListed(size_t BB) const {
-  if (BB == 0 || !callSites(BB).empty())
+  if (BB == 0 || View.blocks()[BB].IsEntryPoint || !callSites(BB).empty())
     return true;
   for (const BoltCounts &C : Edges[BB])
     if (C.Count)

@@ -44,6 +44,11 @@ struct BoltFunction {
   /// BOLT creates functions, from 1: symbols by address, functions of
   /// unnamed FDEs, PLT entries, the PLT header.
   uint32_t Number = 0;
+  /// Offsets of BOLT's secondary entry points from symbols: a local
+  /// symbol without a type or size strictly inside the function (glibc's
+  /// `__wrap_main` in arm64's `_start`), as adjustFunctionBoundaries()
+  /// adds them. Ascending.
+  std::vector<uint64_t> SymbolEntries;
 
   bool contains(uint64_t A) const { return A >= Address && A < End; }
 };

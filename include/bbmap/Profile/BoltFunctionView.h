@@ -85,6 +85,11 @@ public:
     size_t First = 0;
     size_t Last = 0;
     bool IsLandingPad = false;
+    /// A secondary entry point of BOLT's: a symbol inside the function
+    /// (BoltFunction::SymbolEntries) or, on AArch64, an address an adr
+    /// takes of the function's own code (handleAddressRef() takes it for
+    /// an escaped address, as the first target of a jump table).
+    bool IsEntryPoint = false;
     /// The condition code of a jcc ending the block (before a jmp or not).
     std::optional<unsigned> CondCode;
     llvm::SmallVector<uint32_t, 2> Successors;
@@ -170,6 +175,8 @@ private:
   std::map<size_t, std::vector<uint64_t>> JumpTargets;
   /// The jump tables' address ranges [begin, end).
   std::vector<std::pair<uint64_t, uint64_t>> JumpTables;
+  /// Offsets of secondary entry points (Block::IsEntryPoint).
+  std::vector<uint64_t> AddressTaken;
   /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
   /// and offsets data relocations refer to, ascending.
   std::vector<uint64_t> ReferencedOffsets;

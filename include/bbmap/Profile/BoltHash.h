@@ -11,6 +11,13 @@
 // contribute nothing; a PC-relative reference to data, and an immediate
 // or displacement an absolute relocation patches (`-Wl,-q`), contributes
 // the address of the data object (ELF symbol) holding it and the addend.
+// On AArch64 BOLT's symbolizer turns into a symbol reference an adr's label
+// always, and with relocations (`-Wl,-q`) the operand the relocation of a
+// non-branch instruction patches (adrp page, :lo12: add or load offset,
+// movz/movk part); an adrp without a relocation keeps its immediate. It
+// wraps the reference in the relocation's specifier: BOLT 19 hashes that
+// (an MCTargetExpr) to nothing, BOLT 22 (an MCSpecifierExpr) to the
+// specifier and the reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +32,7 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,10 +73,26 @@ private:
                             int Displacement) const;
   std::string referenceString(const BoltFunctionView &View,
                               uint64_t Target) const;
+  /// An AArch64 operand BOLT symbolized for relocation type \p Type (an
+  /// adr's label as R_AARCH64_ADR_PREL_LO21) to \p Target.
+  std::string aarch64Reference(const BoltFunctionView &View, uint64_t Type,
+                               uint64_t Target) const;
+  struct AArch64Relocation {
+    uint64_t Type = 0;
+    uint64_t Symbol = 0;
+    int64_t Addend = 0;
+  };
+  /// The operand of instruction \p Opcode at \p Address, holding \p Imm,
+  /// that relocation \p R patches.
+  std::string aarch64RelocatedOperand(const BoltFunctionView &View,
+                                      const AArch64Relocation &R,
+                                      llvm::StringRef Opcode, uint64_t Address,
+                                      int64_t Imm) const;
   /// The opcode of BOLT's MCInst for \p I, decoded as \p Inst.
   unsigned boltOpcode(const llvm::MCInst &Inst, const Instruction &I,
                       bool TailCall) const;
   void collectAbsoluteRelocations(const llvm::object::ELFObjectFileBase &Obj);
+  void collectAArch64Relocations(const llvm::object::ELFObjectFileBase &Obj);
   /// An absolute relocation between \p Begin and \p End gives \p Value.
   bool isRelocated(uint64_t Begin, uint64_t End, int64_t Value) const;
 
@@ -79,6 +103,10 @@ private:
   /// Address patched by an absolute relocation of code -> the value it
   /// gets (symbol + addend).
   std::map<uint64_t, uint64_t> AbsoluteRelocations;
+  /// AArch64: address of a code instruction -> its relocation.
+  std::map<uint64_t, AArch64Relocation> AArch64Relocations;
+  /// AArch64: the first and last page of .got.
+  std::optional<std::pair<uint64_t, uint64_t>> GOTPages;
   /// Opcodes by name, of the opcodes BOLT renames to, found once.
   mutable llvm::StringMap<unsigned> Opcodes;
 };
