@@ -62,6 +62,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest-maps.h"
 #include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
@@ -235,22 +236,6 @@ static int compare_lines(const void *x, const void *y) {
   return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-static void write_maps(FILE *f) {
-  FILE *m = fopen("/proc/self/maps", "r");
-  if (!m)
-    return;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, m)) {
-    char range[64], perms[8], off[32], dev[16], path[3072];
-    unsigned long inode;
-    if (sscanf(buf, "%63s %7s %31s %15s %lu %3071s", range, perms, off, dev,
-               &inode, path) == 6 &&
-        path[0] == '/')
-      fprintf(f, "# map %s %s %s\n", range, off, path);
-  }
-  fclose(m);
-}
-
 static void write_stats(qemu_plugin_id_t id, void *userdata) {
   (void)id;
   (void)userdata;
@@ -271,7 +256,7 @@ static void write_stats(qemu_plugin_id_t id, void *userdata) {
   fprintf(f, "# instructions %llu\n# fetches %llu\n# misses %llu\n",
           (unsigned long long)instructions, (unsigned long long)fetches,
           (unsigned long long)misses);
-  write_maps(f);
+  write_guest_maps(f);
   qsort(stats, stats_used, sizeof *stats, compare_lines);
   for (size_t i = 0; i < stats_used; i++)
     if (stats[i].fetches)

@@ -6,6 +6,7 @@ program, for machines without branch-stack hardware.
 Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--style lbr|brbe|etm]
            [--pipe] [--hw-index] [--big-endian] [--depth N] [--samples N]
            [--size BYTES] [--unique N] [--pid N] [--load-bias N]
+           [--all-objects]
 
 TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
@@ -15,13 +16,18 @@ starts at TARGET, each run drawn in proportion to its executions (a fixed
 seed: the same file every time), so that the samples spread over the trace
 as a profiler's would; the newest branch comes first, as perf writes them.
 Chains start in BINARY; branches outside it (in the C library, the dynamic
-loader) stay in the stacks, as on real hardware.
+loader) stay in the stacks, as on real hardware. BINARY may be the traced
+program or a shared library it loaded (its load address from the trace's
+map lines, see elfinfo.trace_load_bias).
 
 The file has one event, `cycles:u` (PERF_TYPE_HARDWARE, sample_type
 IP|TID|TIME|PERIOD|BRANCH_STACK, branch_sample_type ANY|USER, with
 --hw-index also HW_INDEX), a COMM exec and an MMAP2 record of BINARY's
 executable segment (at the trace's load address), the samples with
-FINISHED_ROUND records between rounds of 256, and an EXIT; file mode has
+FINISHED_ROUND records between rounds of 256, and an EXIT (with
+--all-objects, MMAP2 records of every other object the trace ran code in
+too, from its map lines: the program, its libraries, the dynamic loader,
+as a process's file has them); file mode has
 the BUILD_ID, HOSTNAME, CMDLINE and EVENT_DESC features, a pipe (--pipe, as `perf
 record -o -`) HEADER_ATTR, EVENT_UPDATE (the name) and HEADER_BUILD_ID
 records. --big-endian writes the file a big-endian host writes (bit fields
@@ -254,6 +260,7 @@ def main():
     ap.add_argument('--unique', type=int)
     ap.add_argument('--pid', type=int, default=4242)
     ap.add_argument('--load-bias', type=lambda v: int(v, 0))
+    ap.add_argument('--all-objects', action='store_true')
     args = ap.parse_args()
     etm = args.style == 'etm'
     if etm and args.pipe:
@@ -280,8 +287,6 @@ def main():
     length = (vaddr + memsz - (vaddr & ~0xfff) + 0xfff) & ~0xfff
     name = os.path.basename(args.binary).encode() + b'\0'
     name += b'\0' * (-len(name) % 8)
-    fname = path.encode() + b'\0'
-    fname += b'\0' * (-len(fname) % 8)
     # The events (attr, ID, name); the last one has the samples, the one
     # with `tracking` the side records.
     if etm:
@@ -301,15 +306,25 @@ def main():
     else:
         events = [(w.attr(hw_index), EVENT_ID, NAME)]
         side_id, sample_id, period = None, None, PERIOD
-    side = [
-        w.record(COMM, MISC_COMM_EXEC,
-                 w.pack('II', pid, pid) + name +
-                 w.trailer(pid, tick(), side_id)),
-        w.record(MMAP2, MISC_USER,
-                 w.pack('IIQQQIIQQII', pid, pid, start, length,
-                        offset & ~0xfff, 0xfe, 0, 4242, 0, 5, 2) + fname +
-                 w.trailer(pid, tick(), side_id)),
-    ]
+    # (start, length, page offset, path) of each executable mapping.
+    mappings = [(start, length, offset & ~0xfff, path)]
+    if args.all_objects:
+        runs = sorted(t[0] for t in triples)
+        own = os.path.realpath(args.binary)
+        for lo, hi, off, file in header['maps']:
+            i = bisect.bisect_left(runs, lo)
+            if file != own and i < len(runs) and runs[i] < hi:
+                mappings.append((lo, hi - lo, off, file))
+    side = [w.record(COMM, MISC_COMM_EXEC,
+                     w.pack('II', pid, pid) + name +
+                     w.trailer(pid, tick(), side_id))]
+    for at, size, pgoff, file in sorted(mappings):
+        fname = file.encode() + b'\0'
+        fname += b'\0' * (-len(fname) % 8)
+        side.append(w.record(MMAP2, MISC_USER,
+                             w.pack('IIQQQIIQQII', pid, pid, at, size, pgoff,
+                                    0xfe, 0, 4242, 0, 5, 2) + fname +
+                             w.trailer(pid, tick(), side_id)))
 
     def branch_type(source):
         code = elf.read(source - bias, 4) if elf.in_exec(source - bias) else b''

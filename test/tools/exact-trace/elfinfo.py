@@ -22,6 +22,7 @@ STT_FUNC = 2
 
 class Elf:
     def __init__(self, path):
+        self.path = path
         with open(path, 'rb') as f:
             self.data = f.read()
         d = self.data
@@ -137,8 +138,9 @@ def llvm_tool(name, llvm_config='llvm-config-22'):
 
 def read_triples(path):
     """(header dict, list of (run_start, source, target, count)) from a
-    trace-plugin output file. Raises ValueError on an '# error' line."""
-    header, triples = {}, []
+    trace-plugin output file. The header's 'maps' are the '# map' lines,
+    (lo, hi, offset, path) each. Raises ValueError on an '# error' line."""
+    header, triples = {'maps': []}, []
     with open(path) as f:
         for line in f:
             if line.startswith('#'):
@@ -147,21 +149,57 @@ def read_triples(path):
                     raise ValueError('%s: %s' % (path, line[1:].strip()))
                 if len(words) == 2 and words[1].startswith('0x'):
                     header[words[0]] = int(words[1], 16)
+                elif len(words) == 4 and words[0] == 'map':
+                    lo, hi = (int(x, 16) for x in words[1].split('-'))
+                    header['maps'].append((lo, hi, int(words[2], 16),
+                                           words[3]))
                 continue
             a, s, t, n = line.split()
             triples.append((int(a, 16), int(s, 16), int(t, 16), int(n)))
     return header, triples
 
 
+def mapped_bias(elf, maps):
+    """ELF's load bias from the trace's map lines of its file: the bias
+    under which each PT_LOAD's first file byte lies in a mapping of the
+    file at that byte's offset. None if the file was not mapped; an error
+    if several biases fit (the file mapped twice)."""
+    path = os.path.realpath(elf.path)
+    own = [m for m in maps if m[3] == path]
+
+    def maps_byte(address, offset):
+        return any(lo <= address < hi and off + address - lo == offset
+                   for lo, hi, off, _ in own)
+
+    found = set()
+    for vaddr, _memsz, offset, filesz, flags in elf.segments:
+        if not flags & PF_X or not filesz:
+            continue
+        for lo, hi, off, _ in own:
+            if off <= offset < off + hi - lo:
+                bias = lo + offset - off - vaddr
+                if all(maps_byte(bias + v, o) for v, _, o, fs, _ in
+                       elf.segments if fs):
+                    found.add(bias)
+    if len(found) > 1:
+        raise ValueError('%s is mapped at %d places in the trace; pass '
+                         '--load-bias' % (elf.path, len(found)))
+    return found.pop() if found else None
+
+
 def trace_load_bias(elf, header, explicit=None):
     """The amount to subtract from trace addresses to get ELF virtual
-    addresses: EXPLICIT if given, else derived from the plugin's
+    addresses: EXPLICIT if given, else where the trace's map lines place
+    the file (a PIE or a shared library), else derived from the plugin's
     '# start_code' (QEMU's lowest executable segment address of the main
     executable) for a PIE, 0 for a fixed-address executable."""
     if explicit is not None:
         return explicit
     if not elf.is_pie:
         return 0
+    bias = mapped_bias(elf, header.get('maps', []))
+    if bias is not None:
+        return bias
     if 'start_code' not in header:
         raise ValueError('PIE binary and no start_code in the trace; '
                          'pass --load-bias')

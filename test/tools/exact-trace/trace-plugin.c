@@ -14,11 +14,13 @@
  *
  *   # exact-trace 1
  *   # start_code 0x...   # end_code 0x...   # entry 0x...
+ *   # map LO-HI OFFSET PATH               (each file mapping, guest-maps.h)
  *   RUNSTART SOURCE TARGET COUNT          (hex, hex, hex, decimal)
  *
  * plus one final run whose TARGET is 0: the run that was executing when the
  * program exited. '#' lines are comments; start_code/end_code/entry are what
- * QEMU reports for the main executable (see README.md for the load bias).
+ * QEMU reports for the main executable (see README.md for the load bias);
+ * the map lines say where every object was loaded (a shared library's bias).
  *
  * Rules:
  *  - The next two rules are x86's (QEMU's target_name x86_64 or i386); on
@@ -63,6 +65,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest-maps.h"
 #include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
@@ -262,6 +265,7 @@ static void write_triples(qemu_plugin_id_t id, void *userdata) {
           (unsigned long long)qemu_plugin_start_code(),
           (unsigned long long)qemu_plugin_end_code(),
           (unsigned long long)qemu_plugin_entry_code());
+  write_guest_maps(f);
   size_t k = 0;
   for (size_t i = 0; i <= table_mask; i++)
     if (table[i].count)
