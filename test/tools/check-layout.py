@@ -9,7 +9,10 @@ SYMBOL_ORDER its symbol ordering file and MAP.json `bbmap-dump
 function of CLUSTERS must have, as its first range, exactly the cluster's
 blocks in the cluster's order, and its other blocks in other ranges; the
 functions of SYMBOL_ORDER must lie in that order. Prints one line per
-function and a summary; exits 1 on any difference.
+function and a summary; exits 1 on any difference. Each line also gives
+the padding in the function's hot range: the bytes between one block's end
+and the next block's start (alignment the compiler left between blocks the
+layout put side by side), which the summary adds up.
 
 --profiled PMAP.json (the same dump of the binary the profile was taken
 on): blocks of the rebuilt binary whose ID that binary's function lacks are
@@ -42,6 +45,12 @@ def functions(path):
     return maps
 
 
+def padding(entries):
+    """Bytes between consecutive blocks of one range."""
+    return sum(b['Offset'] - (a['Offset'] + a['Size'])
+               for a, b in zip(entries, entries[1:]))
+
+
 def main():
     args = sys.argv[1:]
     profiled = None
@@ -53,7 +62,7 @@ def main():
     want = clusters(args[0])
     order = [l.strip() for l in open(args[1]) if l.strip()]
     maps = functions(args[2])
-    bad = added = 0
+    bad = added = padded = 0
     for name, ids in want.items():
         f = maps.get(name)
         if f is None:
@@ -68,10 +77,12 @@ def main():
             ranges = [[i for i in r if i in known] for r in ranges]
         hot_ok = ranges[0] == ids
         cold_ok = all(i not in ids for r in ranges[1:] for i in r)
-        print('%s: hot cluster %s, %d other ranges %s' %
+        pad = padding(f['BB Ranges'][0]['BB Entries'])
+        padded += pad
+        print('%s: hot cluster %s, %d other ranges %s, %d bytes of padding' %
               (name, 'as asked' if hot_ok else 'DIFFERS %s != %s' %
                (ranges[0], ids), len(ranges) - 1,
-               'cold' if cold_ok else 'HOLD HOT BLOCKS'))
+               'cold' if cold_ok else 'HOLD HOT BLOCKS', pad))
         bad += not (hot_ok and cold_ok)
     starts = [maps[n]['At'] for n in order if n in maps]
     in_order = starts == sorted(starts)
@@ -80,7 +91,8 @@ def main():
     bad += not in_order
     if profiled is not None:
         print('blocks the compiler added: %d' % added)
-    print('layout: %s' % ('as asked' if bad == 0 else '%d differences' % bad))
+    print('layout: %s, %d bytes of padding in hot parts' %
+          ('as asked' if bad == 0 else '%d differences' % bad, padded))
     sys.exit(1 if bad else 0)
 
 
