@@ -45,18 +45,7 @@ SIZE=${SIZE:-50} PLACEMENTS=${PLACEMENTS:-8}
 for v in SIZE PLACEMENTS; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
 done
-build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
-for f in bbmap-profile bbmap-plugin.so; do
-  [ -f "$build/$f" ] || die "no $build/$f (run: scripts/build.sh 22)"
-done
-fetch_sqlite
-[ -f "$SQLITE/test/speedtest1.c" ] || die "no $SQLITE/test/speedtest1.c"
-out=$OUT/arm64-sqlite
-rm -rf "$out"
-mkdir -p "$out/bin" "$out/log"
-cd "$out"
-cp "$build/bbmap-profile" "$build/bbmap-plugin.so" bin/
-PROFILE=$out/bin/bbmap-profile PLUGIN=$out/bin/bbmap-plugin.so
+speedtest_bench_dir arm64-sqlite
 ET=$TOOLS/exact-trace
 start=$(date +%s)
 {

@@ -26,18 +26,7 @@ for t in clang-22 llvm-bolt-22 qemu-x86_64 valgrind cc python3; do
 done
 SIZE=${SIZE:-50}
 [[ $SIZE =~ ^[1-9][0-9]*$ ]] || die "SIZE must be a positive integer"
-build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
-for f in bbmap-profile bbmap-plugin.so; do
-  [ -f "$build/$f" ] || die "no $build/$f (run: scripts/build.sh 22)"
-done
-fetch_sqlite
-[ -f "$SQLITE/test/speedtest1.c" ] || die "no $SQLITE/test/speedtest1.c"
-out=$OUT/icache-validate
-rm -rf "$out"
-mkdir -p "$out/bin" "$out/cg" "$out/log"
-cd "$out"
-cp "$build/bbmap-profile" "$build/bbmap-plugin.so" bin/
-PROFILE=$out/bin/bbmap-profile PLUGIN=$out/bin/bbmap-plugin.so
+speedtest_bench_dir icache-validate cg
 ET=$TOOLS/exact-trace
 start=$(date +%s)
 {

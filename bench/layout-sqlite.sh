@@ -83,19 +83,7 @@ for v in RUNS SIZE PERF_RUNS PERF_FREQ; do
 done
 case $PGO_GEN in -fprofile-generate|-fprofile-instr-generate) ;;
   *) die "PGO_GEN must be -fprofile-generate or -fprofile-instr-generate" ;; esac
-build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
-for f in bbmap-profile bbmap-plugin.so; do
-  [ -f "$build/$f" ] || die "no $build/$f (run: scripts/build.sh 22)"
-done
-fetch_sqlite
-[ -f "$SQLITE/test/speedtest1.c" ] || die "no $SQLITE/test/speedtest1.c"
-out=$OUT/layout-sqlite
-rm -rf "$out"
-mkdir -p "$out/bin" "$out/cg" "$out/log"
-cd "$out"
-# Work on copies, so that a rebuild during the run cannot mix versions.
-cp "$build/bbmap-profile" "$build/bbmap-plugin.so" bin/
-PROFILE=$out/bin/bbmap-profile PLUGIN=$out/bin/bbmap-plugin.so
+speedtest_bench_dir layout-sqlite cg
 start=$(date +%s)
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"

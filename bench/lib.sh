@@ -50,6 +50,29 @@ fetch_sqlite() {
     die "generating sqlite3.c/shell.c failed; see $log"
 }
 
+# speedtest_bench_dir NAME [SUBDIR...]: a bench on speedtest1 starts in a
+# fresh $OUT/NAME (with bin/, log/ and each SUBDIR), entered, with the
+# sqlite3 sources fetched (SQLITE) and copies of this tree's LLVM 22
+# bbmap-profile and plugin in bin/, so that a rebuild during the run cannot
+# mix versions. Sets out, build (the tree's LLVM 22 build), PROFILE, PLUGIN.
+speedtest_bench_dir() {
+  local f d
+  build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
+  for f in bbmap-profile bbmap-plugin.so; do
+    [ -f "$build/$f" ] || die "no $build/$f (run: scripts/build.sh 22)"
+  done
+  fetch_sqlite
+  [ -f "$SQLITE/test/speedtest1.c" ] || die "no $SQLITE/test/speedtest1.c"
+  out=$OUT/$1
+  shift
+  rm -rf "$out"
+  mkdir -p "$out/bin" "$out/log"
+  for d in "$@"; do mkdir -p "$out/$d"; done
+  cd "$out"
+  cp "$build/bbmap-profile" "$build/bbmap-plugin.so" bin/
+  PROFILE=$out/bin/bbmap-profile PLUGIN=$out/bin/bbmap-plugin.so
+}
+
 # median: the median of the numbers on stdin, one per line (the mean of the
 # two middle ones for an even count).
 median() {
