@@ -3,7 +3,9 @@
 # whole loop, under qemu-aarch64 (issue #24, items 3 and 4).
 #
 # Workload: speedtest1 --memdb --verify --size $SIZE (default 50), as in
-# bench/layout-sqlite.sh. Builds (clang-22 --target=aarch64-linux-gnu, lld,
+# bench/layout-sqlite.sh; the profile is of the run with --size $TRAIN_SIZE
+# (default: $SIZE, the measured run itself), which the checks of item 3
+# trace, count and BOLT. Builds (clang-22 --target=aarch64-linux-gnu, lld,
 # -O2 -ffunction-sections -no-pie, -DSQLITE_THREADSAFE=0
 # -DSQLITE_OMIT_LOAD_EXTENSION):
 #   plain      the baseline;
@@ -27,7 +29,8 @@
 # libraries (shift= by k*4096/PLACEMENTS bytes, k = 0..PLACEMENTS-1); .text
 # and executable bytes.
 #
-# Usage: bench/arm64-sqlite.sh   (env SIZE, PLACEMENTS, BBMAP_BUILD_DIR)
+# Usage: bench/arm64-sqlite.sh   (env SIZE, TRAIN_SIZE, PLACEMENTS,
+#   BBMAP_BUILD_DIR)
 # Outputs go to bench/out/arm64-sqlite/ (the report: report.md).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -42,7 +45,8 @@ done
 SYSROOT=/usr/aarch64-linux-gnu
 [ -f "$SYSROOT/lib/crt1.o" ] || die "no arm64 sysroot in $SYSROOT (run scripts/bootstrap.sh)"
 SIZE=${SIZE:-50} PLACEMENTS=${PLACEMENTS:-8}
-for v in SIZE PLACEMENTS; do
+TRAIN_SIZE=${TRAIN_SIZE:-$SIZE}
+for v in SIZE TRAIN_SIZE PLACEMENTS; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
 done
 speedtest_bench_dir arm64-sqlite
@@ -51,10 +55,10 @@ start=$(date +%s)
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "tree: $(git -C "$ROOT" log -1 --format='%h %s' | cut -c1-90)"
-  echo "workload: speedtest1 --memdb --verify --size $SIZE under qemu-aarch64; $PLACEMENTS placements"
+  echo "workload: speedtest1 --memdb --verify --size $SIZE under qemu-aarch64; $PLACEMENTS placements; profiled on --size $TRAIN_SIZE"
 } | tee meta.txt
 
-WL=(--memdb --verify --size "$SIZE")
+WL=(--memdb --verify --size "$SIZE") TWL=(--memdb --verify --size "$TRAIN_SIZE")
 CFLAGS=(--target=aarch64-linux-gnu -O2 -ffunction-sections -no-pie
   -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQLITE" -fuse-ld=lld)
 QEMU=(qemu-aarch64 -L "$SYSROOT")
@@ -72,14 +76,15 @@ cc22 plain
 step "run plain"
 "${QEMU[@]}" ./plain "${WL[@]}" | normalize >expected.out
 grep -q '^Verification Hash: ' expected.out || die "plain printed no verification hash"
+"${QEMU[@]}" ./plain "${TWL[@]}" | normalize >expected.train.out
 cc22 prof -fpass-plugin="$PLUGIN" -Wl,--emit-relocs
 same_text prof plain
 
 # Item 3: the exact trace and its checks.
 step "trace prof (trace-plugin.c and count-plugin.c)"
-"${QEMU[@]}" -plugin "bin/trace.so,out=prof.triples" ./prof "${WL[@]}" >prof.out
-check_out "prof traced" prof.out
-"${QEMU[@]}" -plugin "bin/count.so,out=prof.raw-counts" ./prof "${WL[@]}" >/dev/null
+"${QEMU[@]}" -plugin "bin/trace.so,out=prof.triples" ./prof "${TWL[@]}" >prof.out
+check_out "prof traced" prof.out expected.train.out
+"${QEMU[@]}" -plugin "bin/count.so,out=prof.raw-counts" ./prof "${TWL[@]}" >/dev/null
 run counts python3 "$ET/qemu-counts.py" prof prof.raw-counts -o prof.counts
 run preagg python3 "$ET/trace-to-preagg.py" prof prof.triples --format=22 -o prof.pa
 run json "$PROFILE" prof --pa=prof.pa --format=json -o prof.json
@@ -112,8 +117,8 @@ run bolt llvm-bolt-22 prof -o BOLT --enable-bat --data=prof.p2b.fdata \
   -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions \
   -split-all-cold
 step "BOLT's trace through BAT"
-"${QEMU[@]}" -plugin "bin/trace.so,out=BOLT.triples" ./BOLT "${WL[@]}" >BOLT.trace.out
-check_out "BOLT traced" BOLT.trace.out
+"${QEMU[@]}" -plugin "bin/trace.so,out=BOLT.triples" ./BOLT "${TWL[@]}" >BOLT.trace.out
+check_out "BOLT traced" BOLT.trace.out expected.train.out
 run bolt-preagg python3 "$ET/trace-to-preagg.py" BOLT BOLT.triples --format=22 -o BOLT.pa
 run bolt-json "$PROFILE" BOLT --pa=BOLT.pa --input-binary=prof --format=json -o BOLT.json
 python3 "$TOOLS/compare-block-profiles.py" prof.json BOLT.json --all | tee bat.txt ||
