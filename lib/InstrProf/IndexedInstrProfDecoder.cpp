@@ -35,7 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/InstrProf/IndexedInstrProfDecoder.h"
-#include "NameBlocks.h"
+#include "InstrProfBuilder.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -104,14 +104,18 @@ struct Bucket {
 
 class IndexedDecoder {
 public:
-  explicit IndexedDecoder(ArrayRef<uint8_t> File) : File(File) {}
+  IndexedDecoder(ArrayRef<uint8_t> File, InstrProfBuilder &B)
+      : File(File), B(B) {}
 
-  Expected<InstrProfile> run();
+  /// Decodes the profile and passes it to the builder's consumer.
+  Error run();
 
 private:
   /// A cursor over [Begin, End) of the file; its offsets are the file's.
   ByteReader readerAt(uint64_t Begin, uint64_t End) const;
-  uint64_t field(StringRef Name) const { return *P.Header.field(Name); }
+  uint64_t field(StringRef Name) const {
+    return *B.profile().Header.field(Name);
+  }
   uint64_t fieldOffset(StringRef Name) const;
 
   Error readHeader();
@@ -132,7 +136,7 @@ private:
   Error readTemporalTraces();
 
   ArrayRef<uint8_t> File;
-  InstrProfile P;
+  InstrProfBuilder &B;
   /// Where the summaries end and the hash table payload begins, and where
   /// its last entry ends.
   uint64_t PayloadBegin = 0;
@@ -149,15 +153,14 @@ ByteReader IndexedDecoder::readerAt(uint64_t Begin, uint64_t End) const {
 }
 
 uint64_t IndexedDecoder::fieldOffset(StringRef Name) const {
-  for (const InstrProfField &F : P.Header.Fields)
+  for (const InstrProfField &F : B.profile().Header.Fields)
     if (F.Name == Name)
       return F.Offset;
   llvm_unreachable("no such header field");
 }
 
 Error IndexedDecoder::readHeader() {
-  InstrProfHeader &H = P.Header;
-  H.Format = InstrProfFormat::Indexed;
+  InstrProfHeader &H = B.begin(0, InstrProfFormat::Indexed);
   ByteReader R(File, /*IsLittleEndian=*/true);
   for (const HeaderFieldInfo &Info : HeaderFieldInfos) {
     // The version is known once a field that needs it is reached.
@@ -168,7 +171,7 @@ Error IndexedDecoder::readHeader() {
         R.fixed(8, ("indexed header field " + Info.Name).str());
     if (!Value)
       return Value.takeError();
-    H.Fields.push_back({Info.Name.str(), Offset, *Value});
+    B.addField(Info.Name, Offset, *Value);
     if (Info.Name == "Magic" && *Value != IndexedMagic)
       return decodeError(Offset, "not an indexed profile: magic " +
                                      hex(*Value) + " is not " +
@@ -210,9 +213,7 @@ Error IndexedDecoder::readSummary(bool ContextSensitive) {
                                   " cutoff entries runs past the end of the "
                                   "file (" +
                                   Twine(Left) + " bytes left)");
-  InstrProfSummary S;
-  S.ContextSensitive = ContextSensitive;
-  S.Offset = Begin;
+  InstrProfSummary &S = B.addSummary(ContextSensitive, Begin);
   S.Fields.reserve(*NumFields);
   for (uint64_t I = 0; I < *NumFields; ++I)
     S.Fields.push_back(cantFail(R.fixed(8, "field")));
@@ -227,8 +228,7 @@ Error IndexedDecoder::readSummary(bool ContextSensitive) {
                                      " exceeds UINT32_MAX");
     S.Cutoffs.emplace_back(uint32_t(Cutoff), MinCount, NumCounts);
   }
-  P.Sections.push_back({What, Begin, R.tell() - Begin, std::nullopt});
-  P.Summaries.push_back(std::move(S));
+  B.addSection(What, Begin, R.tell() - Begin);
   PayloadBegin = R.tell();
   return Error::success();
 }
@@ -269,31 +269,29 @@ Error IndexedDecoder::readHashTable() {
 
   ByteReader R = readerAt(PayloadBegin, HashOffset);
   for (uint64_t Left = *NumEntries; Left;) {
-    uint64_t Before = P.Names.size();
+    uint64_t Before = B.profile().Names.size();
     if (Error E = readBucket(R, Left, *NumEntries))
       return E;
-    Left -= P.Names.size() - Before;
+    Left -= B.profile().Names.size() - Before;
   }
   PayloadEnd = R.tell();
-  P.Sections.push_back({"hash table payload", PayloadBegin,
-                        PayloadEnd - PayloadBegin, std::nullopt});
-  P.Sections.push_back(
-      {"hash table buckets", HashOffset, 16 + *NumBuckets * 8, std::nullopt});
+  B.addSection("hash table payload", PayloadBegin, PayloadEnd - PayloadBegin);
+  B.addSection("hash table buckets", HashOffset, 16 + *NumBuckets * 8);
   return checkBuckets(HashOffset + 16, *NumBuckets);
 }
 
 Error IndexedDecoder::readBucket(ByteReader &R, uint64_t EntriesLeft,
                                  uint64_t NumEntries) {
-  Bucket B;
-  B.Offset = R.tell();
+  Bucket Current;
+  Current.Offset = R.tell();
   Expected<uint64_t> Count = R.fixed(2, "bucket entry count");
   if (!Count)
     return Count.takeError();
   if (*Count == 0 || *Count > EntriesLeft)
-    return decodeError(B.Offset, "bucket of " + Twine(*Count) +
-                                     " entries where " + Twine(EntriesLeft) +
-                                     " of the table's " + Twine(NumEntries) +
-                                     " entries are left");
+    return decodeError(Current.Offset,
+                       "bucket of " + Twine(*Count) + " entries where " +
+                           Twine(EntriesLeft) + " of the table's " +
+                           Twine(NumEntries) + " entries are left");
   for (uint64_t I = 0; I < *Count; ++I) {
     uint64_t EntryOffset = R.tell();
     Expected<uint64_t> Hash = R.fixed(8, "entry hash");
@@ -325,17 +323,17 @@ Error IndexedDecoder::readBucket(ByteReader &R, uint64_t EntriesLeft,
       return handleErrors(std::move(E), [&](const DecodeError &D) {
         return decodeError(D.offset(), "entry '" + Name + "': " + D.reason());
       });
-    P.Names.push_back(Name.str());
-    B.Entries.emplace_back(EntryOffset, NameMD5);
+    B.addName(Name);
+    Current.Entries.emplace_back(EntryOffset, NameMD5);
   }
-  Buckets.push_back(std::move(B));
+  Buckets.push_back(std::move(Current));
   return Error::success();
 }
 
 Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
                                   uint64_t EntryOffset, uint64_t Begin,
                                   uint64_t End) {
-  uint32_t Version = P.Header.version();
+  uint32_t Version = B.profile().Header.version();
   if (Begin == End)
     return decodeError(EntryOffset, "no records");
   if ((End - Begin) % 8)
@@ -343,7 +341,7 @@ Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
                                         " bytes, not a multiple of 8");
   ByteReader R = readerAt(Begin, End);
   while (!R.atEnd()) {
-    InstrProfFunction F;
+    InstrProfFunction &F = B.addFunction();
     F.Name = Name.str();
     F.NameMD5 = NameMD5;
     F.Offset = EntryOffset;
@@ -379,7 +377,6 @@ Error IndexedDecoder::readRecords(StringRef Name, uint64_t NameMD5,
     if (Version >= 3)
       if (Error E = readValueData(R, F))
         return E;
-    P.Functions.push_back(std::move(F));
   }
   return Error::success();
 }
@@ -465,23 +462,23 @@ Error IndexedDecoder::checkBuckets(uint64_t BucketsBegin, uint64_t NumBuckets) {
     if (It == BucketAt.end())
       return decodeError(SlotOffset,
                          Which + " is not where a bucket's entries start");
-    Bucket &B = Buckets[It->second];
-    if (B.Slot)
+    Bucket &Found = Buckets[It->second];
+    if (Found.Slot)
       return decodeError(SlotOffset, Which + " names the entries of bucket " +
-                                         Twine(*B.Slot) + " too");
-    B.Slot = Slot;
-    for (const auto &[EntryOffset, Hash] : B.Entries)
+                                         Twine(*Found.Slot) + " too");
+    Found.Slot = Slot;
+    for (const auto &[EntryOffset, Hash] : Found.Entries)
       if ((Hash & (NumBuckets - 1)) != Slot)
         return decodeError(
             EntryOffset, "entry of hash " + hex(Hash) + " belongs in bucket " +
                              Twine(Hash & (NumBuckets - 1)) + ", but bucket " +
                              Twine(Slot) + " holds it");
   }
-  for (const Bucket &B : Buckets)
-    if (!B.Slot)
-      return decodeError(B.Offset, "no bucket of the hash table leads to the " +
-                                       Twine(B.Entries.size()) +
-                                       " entries here");
+  for (const Bucket &Walked : Buckets)
+    if (!Walked.Slot)
+      return decodeError(Walked.Offset,
+                         "no bucket of the hash table leads to the " +
+                             Twine(Walked.Entries.size()) + " entries here");
   return Error::success();
 }
 
@@ -509,7 +506,7 @@ Error IndexedDecoder::readMemProf() {
   // The section ends where the next one begins (InstrProfWriter writes the
   // binary IDs, vtable names and traces after it), or at the end of the
   // file.
-  const InstrProfHeader &H = P.Header;
+  const InstrProfHeader &H = B.profile().Header;
   uint64_t End = File.size();
   for (StringRef Next :
        {"BinaryIdOffset", "VTableNamesOffset", "TemporalProfTracesOffset"})
@@ -545,7 +542,7 @@ Error IndexedDecoder::readMemProf() {
                                      " is outside its section from " +
                                      hex(*Begin) + " to " + hex(End));
   }
-  P.Sections.push_back({"memory profile", *Begin, End - *Begin, Version});
+  B.addSection("memory profile", *Begin, End - *Begin, Version);
   return Error::success();
 }
 
@@ -576,9 +573,9 @@ Error IndexedDecoder::readBinaryIds() {
                                      "section (" +
                                      Twine(R.bytesLeft()) + " bytes left)");
     ArrayRef<uint8_t> Id = cantFail(R.bytes(alignTo(*Length, 8), "binary ID"));
-    P.BinaryIds.emplace_back(Id.begin(), Id.begin() + *Length);
+    B.addBinaryId(Id.take_front(*Length));
   }
-  P.Sections.push_back({"binary IDs", *Begin, 8 + Size, std::nullopt});
+  B.addSection("binary IDs", *Begin, 8 + Size);
   return Error::success();
 }
 
@@ -593,11 +590,11 @@ Error IndexedDecoder::readVTableNames() {
     return decodeError(*Begin, "vtable names of " + Twine(Size) +
                                    " bytes run past the end of the file (" +
                                    Twine(R.bytesLeft()) + " bytes left)");
-  if (Error E =
-          readNameBlocks(File, *Begin + 8, Size, "vtable names", P.VTableNames))
+  if (Error E = B.readNames(File, *Begin + 8, Size,
+                            InstrProfBuilder::NameList::VTables))
     return E;
   uint64_t Padded = std::min(alignTo(Size, 8), R.bytesLeft());
-  P.Sections.push_back({"vtable names", *Begin, 8 + Padded, std::nullopt});
+  B.addSection("vtable names", *Begin, 8 + Padded);
   return Error::success();
 }
 
@@ -608,14 +605,13 @@ Error IndexedDecoder::readTemporalTraces() {
     return Begin.takeError();
   ByteReader R = readerAt(*Begin, File.size());
   uint64_t NumTraces = cantFail(R.fixed(8, "temporal trace count"));
-  P.TemporalTraceStreamSize = cantFail(R.fixed(8, "trace stream size"));
+  B.setTemporalTraceStreamSize(cantFail(R.fixed(8, "trace stream size")));
   if (NumTraces > R.bytesLeft() / 16)
     return decodeError(*Begin, "temporal trace count " + Twine(NumTraces) +
                                    " needs at least " + Twine(NumTraces * 16) +
                                    " bytes, " + Twine(R.bytesLeft()) + " left");
-  P.TemporalTraces.reserve(NumTraces);
   for (uint64_t I = 0; I < NumTraces; ++I) {
-    InstrProfTemporalTrace T;
+    InstrProfTemporalTrace &T = B.addTemporalTrace();
     Expected<uint64_t> Weight = R.fixed(8, "temporal trace weight");
     if (!Weight)
       return Weight.takeError();
@@ -626,17 +622,15 @@ Error IndexedDecoder::readTemporalTraces() {
     T.FunctionNameRefs.reserve(*N);
     for (uint64_t J = 0; J < *N; ++J)
       T.FunctionNameRefs.push_back(cantFail(R.fixed(8, "name")));
-    P.TemporalTraces.push_back(std::move(T));
   }
-  P.Sections.push_back(
-      {"temporal profile traces", *Begin, R.tell() - *Begin, std::nullopt});
+  B.addSection("temporal profile traces", *Begin, R.tell() - *Begin);
   return Error::success();
 }
 
-Expected<InstrProfile> IndexedDecoder::run() {
+Error IndexedDecoder::run() {
   if (Error E = readHeader())
     return E;
-  const InstrProfHeader &H = P.Header;
+  const InstrProfHeader &H = B.profile().Header;
   uint32_t Version = H.version();
   if (Version >= 4) {
     if (Error E = readSummary(/*ContextSensitive=*/false))
@@ -659,12 +653,8 @@ Expected<InstrProfile> IndexedDecoder::run() {
   if (Version >= 10 && H.hasTemporalProfile())
     if (Error E = readTemporalTraces())
       return E;
-  llvm::stable_sort(P.Sections,
-                    [](const InstrProfSection &A, const InstrProfSection &B) {
-                      return A.Offset < B.Offset;
-                    });
-  P.indexNames();
-  return std::move(P);
+  B.finish();
+  return Error::success();
 }
 
 } // namespace
@@ -678,14 +668,17 @@ bool isSupportedIndexedVersion(uint32_t Version) {
   return Version >= 1 && Version <= LastIndexedVersion;
 }
 
+Error decodeIndexedInstrProfile(ArrayRef<uint8_t> Bytes,
+                                InstrProfConsumer &Consumer) {
+  InstrProfBuilder Builder(Consumer);
+  return IndexedDecoder(Bytes, Builder).run();
+}
+
 Expected<InstrProfileFile> decodeIndexedInstrProfile(ArrayRef<uint8_t> Bytes) {
-  Expected<InstrProfile> Profile = IndexedDecoder(Bytes).run();
-  if (!Profile)
-    return Profile.takeError();
-  InstrProfileFile F;
-  F.Format = InstrProfFormat::Indexed;
-  F.Profiles.push_back(std::move(*Profile));
-  return F;
+  InstrProfCollector Collector;
+  if (Error E = decodeIndexedInstrProfile(Bytes, Collector))
+    return E;
+  return Collector.take();
 }
 
 } // namespace bbmap

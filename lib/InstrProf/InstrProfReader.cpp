@@ -15,17 +15,24 @@ using namespace llvm;
 
 namespace bbmap {
 
-Expected<InstrProfileFile> readInstrProfile(ArrayRef<uint8_t> Bytes) {
+Error readInstrProfile(ArrayRef<uint8_t> Bytes, InstrProfConsumer &Consumer) {
   if (isRawInstrProfile(Bytes))
-    return decodeRawInstrProfile(Bytes);
+    return decodeRawInstrProfile(Bytes, Consumer);
   if (isIndexedInstrProfile(Bytes))
-    return decodeIndexedInstrProfile(Bytes);
+    return decodeIndexedInstrProfile(Bytes, Consumer);
   if (Bytes.size() < 8)
     return decodeError(0, "file of " + Twine(Bytes.size()) +
                               " bytes is too short for a profile magic");
   return decodeError(0, "not an instrumentation profile: magic " +
                             hex(support::endian::read64le(Bytes.data())) +
                             " is neither raw nor indexed");
+}
+
+Expected<InstrProfileFile> readInstrProfile(ArrayRef<uint8_t> Bytes) {
+  InstrProfCollector Collector;
+  if (Error E = readInstrProfile(Bytes, Collector))
+    return E;
+  return Collector.take();
 }
 
 } // namespace bbmap

@@ -1,7 +1,8 @@
 //===- InstrProfile.cpp - instrumentation profile model -------------------===//
 //
 // The model's small helpers: names of formats and variant flags, header
-// field look-up, and the MD5-to-name index.
+// field look-up, the MD5-to-name index, and the consumer that keeps a
+// whole file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,12 @@ void InstrProfile::indexNames() {
     NamesByMD5.emplace(MD5Hash(Names[I]), I);
   for (size_t I = 0; I < VTableNames.size(); ++I)
     NamesByMD5.emplace(MD5Hash(VTableNames[I]), Names.size() + I);
+}
+
+InstrProfileFile InstrProfCollector::take() {
+  if (!File.Profiles.empty())
+    File.Format = File.Profiles.front().Header.Format;
+  return std::move(File);
 }
 
 } // namespace bbmap

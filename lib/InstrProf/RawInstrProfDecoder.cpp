@@ -5,20 +5,22 @@
 // sizes (each checked against the file before use), binary IDs, names, the
 // data records with their counters, bitmap bytes and value data. The layout
 // of a data record follows from the version and the pointer size exactly as
-// the C structure of InstrProfData.inc lays it out.
+// the C structure of InstrProfData.inc lays it out. The profiles of a file
+// go through one InstrProfBuilder, which hands each to the consumer before
+// the next is decoded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/InstrProf/RawInstrProfDecoder.h"
-#include "NameBlocks.h"
+#include "InstrProfBuilder.h"
 #include "bbmap/Support/ByteReader.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <map>
 
 using namespace llvm;
 
@@ -100,11 +102,12 @@ uint64_t paddingAfter(uint64_t Size) { return (8 - Size % 8) % 8; }
 class RawDecoder {
 public:
   RawDecoder(ArrayRef<uint8_t> File, uint64_t Start, bool IsLittleEndian,
-             uint8_t PointerSize)
+             uint8_t PointerSize, InstrProfBuilder &B)
       : File(File), Start(Start), R(File, IsLittleEndian),
-        IsLittleEndian(IsLittleEndian), PointerSize(PointerSize) {}
+        IsLittleEndian(IsLittleEndian), PointerSize(PointerSize), B(B) {}
 
-  Expected<InstrProfile> run();
+  /// Decodes the profile and passes it to the builder's consumer.
+  Error run();
   /// Where the next profile may start: after the value data.
   uint64_t end() const { return ValueDataEnd; }
 
@@ -119,20 +122,34 @@ private:
   Error skip(uint64_t N, StringRef What, uint64_t WhatOffset);
   Error readBinaryIds(uint64_t Begin, uint64_t Size);
   Error readVTables(uint64_t Begin, uint64_t Count);
+  void indexFunctionAddresses();
   Error readRecord(uint64_t Index, InstrProfFunction &F);
   Error readCounters(uint64_t Index, uint64_t RecordOffset, uint64_t CounterPtr,
                      uint32_t NumCounters, InstrProfFunction &F);
   Error readBitmap(uint64_t Index, uint64_t RecordOffset, uint64_t BitmapPtr,
                    uint32_t NumBitmapBytes, InstrProfFunction &F);
   Error readValueData(uint64_t Index, InstrProfFunction &F);
+  void addTemporalTrace();
   uint64_t resolveValue(uint32_t Kind, uint64_t Value) const;
   /// "record N" or "record N (name)" for messages.
-  std::string describeRecord(uint64_t Index, uint64_t NameRef) const;
-  uint64_t field(StringRef Name) const { return *P.Header.field(Name); }
+  std::string describeRecord(uint64_t Index, uint64_t NameRef);
+  uint64_t field(StringRef Name) const {
+    return *B.profile().Header.field(Name);
+  }
   uint64_t fieldOffset(StringRef Name) const;
-  uint64_t word(uint64_t Offset, unsigned Size) {
-    R.seek(Offset);
-    return cantFail(R.fixed(Size, "field"));
+  /// The field of \p Size bytes (8, 4 or 2; pointers are 8 or 4) at
+  /// \p Offset, which the caller checked to lie within the file.
+  uint64_t word(uint64_t Offset, unsigned Size) const {
+    const uint8_t *Ptr = File.data() + Offset;
+    endianness E = IsLittleEndian ? endianness::little : endianness::big;
+    switch (Size) {
+    case 8:
+      return support::endian::read64(Ptr, E);
+    case 4:
+      return support::endian::read32(Ptr, E);
+    default:
+      return support::endian::read16(Ptr, E);
+    }
   }
 
   ArrayRef<uint8_t> File;
@@ -140,50 +157,50 @@ private:
   ByteReader R;
   bool IsLittleEndian;
   uint8_t PointerSize;
+  InstrProfBuilder &B;
   std::optional<RecordLayout> Layout;
-  InstrProfile P;
   /// The section cursor while placing sections.
   uint64_t Cursor = 0;
   uint64_t DataBegin = 0, CountersBegin = 0, BitmapBegin = 0;
   uint64_t CountersSize = 0, BitmapSize = 0;
   uint64_t ValueDataBegin = 0, ValueDataEnd = 0;
-  /// Function address to name MD5 (the smallest MD5 for an address, as
-  /// LLVM's sorted symbol table gives it).
-  std::map<uint64_t, uint64_t> FunctionsByAddress;
+  uint64_t CountersDelta = 0, BitmapDelta = 0;
+  /// (function address, name MD5) by address, one per address: the
+  /// smallest MD5, as LLVM's sorted symbol table gives it.
+  std::vector<std::pair<uint64_t, uint64_t>> FunctionsByAddress;
   /// Vtable address ranges [begin, end) to name MD5, by begin.
   std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> VTableRanges;
 };
 
 uint64_t RawDecoder::fieldOffset(StringRef Name) const {
-  for (const InstrProfField &F : P.Header.Fields)
+  for (const InstrProfField &F : B.profile().Header.Fields)
     if (F.Name == Name)
       return F.Offset;
   return Start;
 }
 
-std::string RawDecoder::describeRecord(uint64_t Index, uint64_t NameRef) const {
+std::string RawDecoder::describeRecord(uint64_t Index, uint64_t NameRef) {
   std::string S = "record " + std::to_string(Index);
-  StringRef Name = P.nameOf(NameRef);
+  StringRef Name = B.nameOf(NameRef);
   if (!Name.empty())
     S += " (" + Name.str() + ")";
   return S;
 }
 
 Error RawDecoder::readHeader() {
-  InstrProfHeader &H = P.Header;
-  H.Format = InstrProfFormat::Raw;
+  InstrProfHeader &H = B.begin(Start, InstrProfFormat::Raw);
   H.IsLittleEndian = IsLittleEndian;
   H.PointerSize = PointerSize;
   R.seek(Start);
   Expected<uint64_t> Magic = R.fixed(8, "raw header field Magic");
   if (!Magic)
     return Magic.takeError();
-  H.Fields.push_back({"Magic", Start, *Magic});
+  B.addField("Magic", Start, *Magic);
   Expected<uint64_t> Version = R.fixed(8, "raw header field Version");
   if (!Version)
     return Version.takeError();
   H.VersionWord = *Version;
-  H.Fields.push_back({"Version", Start + 8, *Version});
+  B.addField("Version", Start + 8, *Version);
   if (!isSupportedRawVersion(H.version()))
     return decodeError(Start + 8, "unsupported raw profile version " +
                                       Twine(H.version()) +
@@ -195,9 +212,12 @@ Error RawDecoder::readHeader() {
     Expected<uint64_t> V = R.fixed(8, ("raw header field " + Name).str());
     if (!V)
       return V.takeError();
-    H.Fields.push_back({Name.str(), Offset, *V});
+    B.addField(Name, Offset, *V);
   }
   Layout.emplace(H.version(), PointerSize);
+  CountersDelta = field("CountersDelta");
+  if (Layout->HasBitmap)
+    BitmapDelta = field("BitmapDelta");
   Cursor = R.tell();
   return Error::success();
 }
@@ -228,13 +248,13 @@ Error RawDecoder::placeSection(StringRef Name, StringRef Field,
             " puts the " + Name + " section past the end of the file at " +
             hex(File.size()) + " (section from " + hex(Cursor) + ")");
   Begin = Cursor;
-  P.Sections.push_back({Name.str(), Cursor, *Size, std::nullopt});
+  B.addSection(Name, Cursor, *Size);
   Cursor = *End;
   return Error::success();
 }
 
 Error RawDecoder::placeSections() {
-  const InstrProfHeader &H = P.Header;
+  const InstrProfHeader &H = B.profile().Header;
   uint64_t BinaryIdsSize = field("BinaryIdsSize");
   if (BinaryIdsSize % 8)
     return decodeError(fieldOffset("BinaryIdsSize"),
@@ -254,7 +274,7 @@ Error RawDecoder::placeSections() {
   if (Error E =
           placeSection("counters", "NumCounters", CounterSize, CountersBegin))
     return E;
-  CountersSize = P.Sections.back().Size;
+  CountersSize = B.profile().Sections.back().Size;
   if (Error E =
           skip(field("PaddingBytesAfterCounters"), "PaddingBytesAfterCounters",
                fieldOffset("PaddingBytesAfterCounters")))
@@ -262,7 +282,7 @@ Error RawDecoder::placeSections() {
   if (Layout->HasBitmap) {
     if (Error E = placeSection("bitmap", "NumBitmapBytes", 1, BitmapBegin))
       return E;
-    BitmapSize = P.Sections.back().Size;
+    BitmapSize = B.profile().Sections.back().Size;
     if (Error E = skip(field("PaddingBytesAfterBitmapBytes"),
                        "PaddingBytesAfterBitmapBytes",
                        fieldOffset("PaddingBytesAfterBitmapBytes")))
@@ -277,7 +297,7 @@ Error RawDecoder::placeSections() {
     if (Error E = placeSection("vtable data", "NumVTables",
                                Layout->VTableRecordSize, VTablesBegin))
       return E;
-    if (Error E = skip(paddingAfter(P.Sections.back().Size),
+    if (Error E = skip(paddingAfter(B.profile().Sections.back().Size),
                        "padding after vtable data", fieldOffset("NumVTables")))
       return E;
     if (Error E = placeSection("vtable names", "VNamesSize", 1, VNamesBegin))
@@ -290,17 +310,16 @@ Error RawDecoder::placeSections() {
 
   if (Error E = readBinaryIds(BinaryIdsBegin, BinaryIdsSize))
     return E;
-  if (Error E = readNameBlocks(File, NamesBegin, field("NamesSize"), "names",
-                               P.Names))
+  if (Error E = B.readNames(File, NamesBegin, field("NamesSize"),
+                            InstrProfBuilder::NameList::Functions))
     return E;
   if (H.version() >= 10) {
-    if (Error E = readNameBlocks(File, VNamesBegin, field("VNamesSize"),
-                                 "vtable names", P.VTableNames))
+    if (Error E = B.readNames(File, VNamesBegin, field("VNamesSize"),
+                              InstrProfBuilder::NameList::VTables))
       return E;
     if (Error E = readVTables(VTablesBegin, field("NumVTables")))
       return E;
   }
-  P.indexNames();
   return Error::success();
 }
 
@@ -318,8 +337,7 @@ Error RawDecoder::readBinaryIds(uint64_t Begin, uint64_t Size) {
       return decodeError(Pos, "binary ID of " + Twine(Length) +
                                   " bytes runs past the binary IDs section (" +
                                   Twine(Left) + " bytes left)");
-    ArrayRef<uint8_t> Id = File.slice(Pos + 8, Length);
-    P.BinaryIds.emplace_back(Id.begin(), Id.end());
+    B.addBinaryId(File.slice(Pos + 8, Length));
     Pos += 8 + alignTo(Length, 8);
   }
   return Error::success();
@@ -340,8 +358,10 @@ Error RawDecoder::readVTables(uint64_t Begin, uint64_t Count) {
 
 uint64_t RawDecoder::resolveValue(uint32_t Kind, uint64_t Value) const {
   if (Kind == IPVK_IndirectCallTarget) {
-    auto It = FunctionsByAddress.find(Value);
-    return It == FunctionsByAddress.end() ? 0 : It->second;
+    auto It = llvm::partition_point(
+        FunctionsByAddress, [&](const auto &F) { return F.first < Value; });
+    return It == FunctionsByAddress.end() || It->first != Value ? 0
+                                                                : It->second;
   }
   if (Kind == IPVK_VTableTarget) {
     for (const auto &[Begin, End, Hash] : VTableRanges)
@@ -356,39 +376,39 @@ Error RawDecoder::readCounters(uint64_t Index, uint64_t RecordOffset,
                                uint64_t CounterPtr, uint32_t NumCounters,
                                InstrProfFunction &F) {
   uint64_t FieldOffset = RecordOffset + Layout->CounterPtr;
-  std::string Rec = describeRecord(Index, F.NameMD5);
+  auto Rec = [&] { return describeRecord(Index, F.NameMD5); };
   if (NumCounters == 0)
     return decodeError(RecordOffset + Layout->NumCounters,
-                       Rec + ": NumCounters is 0");
+                       Rec() + ": NumCounters is 0");
   // CountersDelta is the distance from the data section to the counters
   // section; each record's CounterPtr is relative to the record itself.
   uint64_t Delta = field("CountersDelta") - Index * Layout->Size;
   int64_t Offset = PointerSize == 4 ? int64_t(int32_t(CounterPtr - Delta))
                                     : int64_t(CounterPtr - Delta);
   if (Offset < 0 || uint64_t(Offset) >= CountersSize)
-    return decodeError(FieldOffset, Rec + ": CounterPtr " + hex(CounterPtr) +
+    return decodeError(FieldOffset, Rec() + ": CounterPtr " + hex(CounterPtr) +
                                         " with CountersDelta " + hex(Delta) +
                                         " puts its counters at " +
                                         Twine(Offset) +
                                         ", outside the counters section (" +
                                         Twine(CountersSize) + " bytes)");
-  bool SingleByte = P.Header.hasSingleByteCoverage();
+  bool SingleByte = B.profile().Header.hasSingleByteCoverage();
   uint64_t CounterSize = SingleByte ? 1 : 8;
   uint64_t Left = (CountersSize - Offset) / CounterSize;
   if (NumCounters > Left)
     return decodeError(RecordOffset + Layout->NumCounters,
-                       Rec + ": " + Twine(NumCounters) +
+                       Rec() + ": " + Twine(NumCounters) +
                            " counters at offset " + Twine(Offset) +
                            " run past the end of the counters section (" +
                            Twine(Left) + " left)");
   uint64_t Pos = CountersBegin + Offset;
   uint32_t First = 0;
-  if (P.Header.hasTemporalProfile()) {
+  if (B.profile().Header.hasTemporalProfile()) {
     // The first counter holds the function's timestamp: 8 bytes even when
     // the other counters are single bytes.
     if (CountersSize - Offset < 8)
       return decodeError(FieldOffset,
-                         Rec + ": its timestamp at offset " + Twine(Offset) +
+                         Rec() + ": its timestamp at offset " + Twine(Offset) +
                              " runs past the end of the counters section");
     F.Timestamp = word(Pos, 8);
     First = SingleByte ? 8 : 1;
@@ -408,19 +428,19 @@ Error RawDecoder::readBitmap(uint64_t Index, uint64_t RecordOffset,
                              InstrProfFunction &F) {
   if (NumBitmapBytes == 0)
     return Error::success();
-  std::string Rec = describeRecord(Index, F.NameMD5);
+  auto Rec = [&] { return describeRecord(Index, F.NameMD5); };
   uint64_t Delta = field("BitmapDelta") - Index * Layout->Size;
   int64_t Offset = PointerSize == 4 ? int64_t(int32_t(BitmapPtr - Delta))
                                     : int64_t(BitmapPtr - Delta);
   if (Offset < 0 || uint64_t(Offset) >= BitmapSize)
     return decodeError(
         RecordOffset + Layout->BitmapPtr,
-        Rec + ": BitmapPtr " + hex(BitmapPtr) + " with BitmapDelta " +
+        Rec() + ": BitmapPtr " + hex(BitmapPtr) + " with BitmapDelta " +
             hex(Delta) + " puts its bitmap at " + Twine(Offset) +
             ", outside the bitmap section (" + Twine(BitmapSize) + " bytes)");
   if (NumBitmapBytes > BitmapSize - Offset)
     return decodeError(RecordOffset + Layout->NumBitmapBytes,
-                       Rec + ": " + Twine(NumBitmapBytes) +
+                       Rec() + ": " + Twine(NumBitmapBytes) +
                            " bitmap bytes at offset " + Twine(Offset) +
                            " run past the end of the bitmap section (" +
                            Twine(BitmapSize - Offset) + " left)");
@@ -430,55 +450,55 @@ Error RawDecoder::readBitmap(uint64_t Index, uint64_t RecordOffset,
 }
 
 Error RawDecoder::readValueData(uint64_t Index, InstrProfFunction &F) {
-  std::string Rec = describeRecord(Index, F.NameMD5);
+  auto Rec = [&] { return describeRecord(Index, F.NameMD5); };
   uint64_t Begin = ValueDataEnd;
   uint64_t Left = File.size() - Begin;
   if (Left < 8)
-    return decodeError(Begin, Rec +
+    return decodeError(Begin, Rec() +
                                   ": truncated value profile data: needs 8 "
                                   "bytes, " +
                                   Twine(Left) + " left");
   uint64_t TotalSize = word(Begin, 4);
   uint64_t NumKinds = word(Begin + 4, 4);
   if (TotalSize > Left)
-    return decodeError(Begin, Rec + ": value profile data of " +
+    return decodeError(Begin, Rec() + ": value profile data of " +
                                   Twine(TotalSize) +
                                   " bytes runs past the end of the file (" +
                                   Twine(Left) + " bytes left)");
   if (TotalSize % 8 || TotalSize < 8)
-    return decodeError(Begin, Rec + ": value profile data size " +
+    return decodeError(Begin, Rec() + ": value profile data size " +
                                   Twine(TotalSize) +
                                   " is not a positive multiple of 8");
   if (NumKinds > Layout->NumValueKinds)
-    return decodeError(Begin + 4, Rec + ": " + Twine(NumKinds) +
-                                      " value kinds (version " +
-                                      Twine(P.Header.version()) + " has " +
-                                      Twine(Layout->NumValueKinds) + ")");
+    return decodeError(
+        Begin + 4, Rec() + ": " + Twine(NumKinds) + " value kinds (version " +
+                       Twine(B.profile().Header.version()) + " has " +
+                       Twine(Layout->NumValueKinds) + ")");
   uint64_t End = Begin + TotalSize;
   uint64_t Pos = Begin + 8;
   for (uint64_t K = 0; K < NumKinds; ++K) {
     if (End - Pos < 8)
-      return decodeError(Pos, Rec +
+      return decodeError(Pos, Rec() +
                                   ": truncated value profile record "
                                   "header: needs 8 bytes, " +
                                   Twine(End - Pos) + " left");
     uint32_t Kind = word(Pos, 4);
     uint64_t NumSites = word(Pos + 4, 4);
     if (Kind >= Layout->NumValueKinds)
-      return decodeError(Pos, Rec + ": unknown value kind " + Twine(Kind) +
-                                  " (version " + Twine(P.Header.version()) +
-                                  " has kinds 0 to " +
-                                  Twine(Layout->NumValueKinds - 1) + ")");
+      return decodeError(
+          Pos, Rec() + ": unknown value kind " + Twine(Kind) + " (version " +
+                   Twine(B.profile().Header.version()) + " has kinds 0 to " +
+                   Twine(Layout->NumValueKinds - 1) + ")");
     uint64_t HeaderSize = alignTo(8 + NumSites, 8);
     if (HeaderSize > End - Pos)
-      return decodeError(Pos + 4, Rec + ": " + Twine(NumSites) +
+      return decodeError(Pos + 4, Rec() + ": " + Twine(NumSites) +
                                       " value sites run past the value "
                                       "profile data");
     uint64_t NumValues = 0;
     for (uint64_t S = 0; S < NumSites; ++S)
       NumValues += File[Pos + 8 + S];
     if (NumValues * 16 > End - Pos - HeaderSize)
-      return decodeError(Pos, Rec + ": " + Twine(NumValues) +
+      return decodeError(Pos, Rec() + ": " + Twine(NumValues) +
                                   " values of kind " + Twine(Kind) +
                                   " run past the value profile data");
     std::vector<InstrProfValueSite> &Sites = F.ValueSites[Kind];
@@ -507,7 +527,7 @@ Error RawDecoder::readRecord(uint64_t Index, InstrProfFunction &F) {
   F.Offset = Off;
   F.NameMD5 = word(Off, 8);
   F.Hash = word(Off + 8, 8);
-  F.Name = P.nameOf(F.NameMD5).str();
+  F.Name = B.nameOf(F.NameMD5).str();
   uint64_t CounterPtr = word(Off + Layout->CounterPtr, PointerSize);
   F.FunctionAddress = word(Off + Layout->FunctionPointer, PointerSize);
   uint32_t NumCounters = word(Off + Layout->NumCounters, 4);
@@ -527,43 +547,55 @@ Error RawDecoder::readRecord(uint64_t Index, InstrProfFunction &F) {
   return Error::success();
 }
 
-Expected<InstrProfile> RawDecoder::run() {
-  P.Offset = Start;
+void RawDecoder::indexFunctionAddresses() {
+  FunctionsByAddress.clear();
+  uint64_t NumData = field("NumData");
+  FunctionsByAddress.reserve(NumData);
+  for (uint64_t I = 0; I < NumData; ++I) {
+    uint64_t Off = DataBegin + I * Layout->Size;
+    if (uint64_t Address = word(Off + Layout->FunctionPointer, PointerSize))
+      FunctionsByAddress.emplace_back(Address, word(Off, 8));
+  }
+  // By address, then MD5: the first of each address has the smallest MD5.
+  llvm::sort(FunctionsByAddress);
+  FunctionsByAddress.erase(llvm::unique(FunctionsByAddress,
+                                        [](const auto &A, const auto &B) {
+                                          return A.first == B.first;
+                                        }),
+                           FunctionsByAddress.end());
+}
+
+void RawDecoder::addTemporalTrace() {
+  // The trace LLVM makes of the timestamps: called functions by timestamp.
+  std::vector<std::pair<uint64_t, uint64_t>> Called;
+  for (const InstrProfFunction &F : B.functions())
+    if (F.Timestamp && *F.Timestamp != 0 && *F.Timestamp != UINT64_MAX)
+      Called.emplace_back(*F.Timestamp, F.NameMD5);
+  if (Called.empty())
+    return;
+  llvm::sort(Called);
+  InstrProfTemporalTrace &T = B.addTemporalTrace();
+  for (const auto &C : Called)
+    T.FunctionNameRefs.push_back(C.second);
+  B.setTemporalTraceStreamSize(1);
+}
+
+Error RawDecoder::run() {
   if (Error E = readHeader())
     return E;
   if (Error E = placeSections())
     return E;
+  indexFunctionAddresses();
   uint64_t NumData = field("NumData");
-  for (uint64_t I = 0; I < NumData; ++I) {
-    uint64_t Off = DataBegin + I * Layout->Size;
-    uint64_t Address = word(Off + Layout->FunctionPointer, PointerSize);
-    if (!Address)
-      continue;
-    uint64_t NameRef = word(Off, 8);
-    auto [It, New] = FunctionsByAddress.emplace(Address, NameRef);
-    if (!New)
-      It->second = std::min(It->second, NameRef);
-  }
-  P.Functions.resize(NumData);
+  B.reserveFunctions(NumData);
   for (uint64_t I = 0; I < NumData; ++I)
-    if (Error E = readRecord(I, P.Functions[I]))
+    if (Error E = readRecord(I, B.addFunction()))
       return E;
   if (ValueDataEnd > ValueDataBegin)
-    P.Sections.push_back({"value data", ValueDataBegin,
-                          ValueDataEnd - ValueDataBegin, std::nullopt});
-  // The trace LLVM makes of the timestamps: called functions by timestamp.
-  std::vector<std::pair<uint64_t, uint64_t>> Called;
-  for (const InstrProfFunction &F : P.Functions)
-    if (F.Timestamp && *F.Timestamp != 0 && *F.Timestamp != UINT64_MAX)
-      Called.emplace_back(*F.Timestamp, F.NameMD5);
-  if (!Called.empty()) {
-    llvm::sort(Called);
-    InstrProfTemporalTrace &T = P.TemporalTraces.emplace_back();
-    for (const auto &C : Called)
-      T.FunctionNameRefs.push_back(C.second);
-    P.TemporalTraceStreamSize = 1;
-  }
-  return P;
+    B.addSection("value data", ValueDataBegin, ValueDataEnd - ValueDataBegin);
+  addTemporalTrace();
+  B.finish();
+  return Error::success();
 }
 
 /// The magic at \p Offset as (little-endian, pointer size), if it is one.
@@ -594,31 +626,36 @@ bool isSupportedRawVersion(uint32_t Version) {
   return Version >= 8 && Version <= 10;
 }
 
-Expected<InstrProfileFile> decodeRawInstrProfile(ArrayRef<uint8_t> Bytes) {
+Error decodeRawInstrProfile(ArrayRef<uint8_t> Bytes,
+                            InstrProfConsumer &Consumer) {
   std::optional<std::pair<bool, uint8_t>> First = rawMagicAt(Bytes, 0);
   if (!First)
     return decodeError(0, "not a raw instrumentation profile (bad magic)");
-  InstrProfileFile Result;
-  Result.Format = InstrProfFormat::Raw;
+  InstrProfBuilder Builder(Consumer);
   uint64_t Offset = 0;
   while (true) {
-    RawDecoder D(Bytes, Offset, First->first, First->second);
-    Expected<InstrProfile> P = D.run();
-    if (!P)
-      return P.takeError();
-    Result.Profiles.push_back(std::move(*P));
+    RawDecoder D(Bytes, Offset, First->first, First->second, Builder);
+    if (Error E = D.run())
+      return E;
     // Another profile may follow after zero padding, 8-byte aligned and in
     // the same byte order.
     Offset = D.end();
     while (Offset < Bytes.size() && Bytes[Offset] == 0)
       ++Offset;
     if (Offset == Bytes.size())
-      return Result;
+      return Error::success();
     if (Offset % 8 || rawMagicAt(Bytes, Offset) != First)
       return decodeError(Offset, "bytes after the profile are neither zero "
                                  "padding nor another profile (" +
                                      hex(Bytes.size() - Offset) + " bytes)");
   }
+}
+
+Expected<InstrProfileFile> decodeRawInstrProfile(ArrayRef<uint8_t> Bytes) {
+  InstrProfCollector Collector;
+  if (Error E = decodeRawInstrProfile(Bytes, Collector))
+    return E;
+  return Collector.take();
 }
 
 } // namespace bbmap

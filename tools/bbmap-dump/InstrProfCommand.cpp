@@ -1,9 +1,9 @@
 //===- InstrProfCommand.cpp - the --instr-profile mode of bbmap-dump ------===//
 //
-// One pass over the inputs: map the file, decode it with readInstrProfile,
-// print it (or match it against the --binary file and print that). Output of
-// earlier files is flushed before an error is printed, so that messages appear
-// after the text of the files before them.
+// One pass over the inputs: map the file, decode it with readInstrProfile
+// and print it profile by profile (or match it against the --binary file and
+// print that). Output is flushed before an error is printed, so that
+// messages appear after the text printed before them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,20 +20,31 @@ namespace bbmap {
 
 namespace {
 
-/// Reads and decodes \p File; failures are reported through \p Diag.
-std::optional<InstrProfileFile> decodeFile(const std::string &File,
-                                           Diagnostics &Diag) {
+/// Maps \p File; failures are reported through \p Diag.
+std::unique_ptr<MemoryBuffer> mapFile(const std::string &File,
+                                      Diagnostics &Diag) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFileOrSTDIN(File, /*IsText=*/false,
                                    /*RequiresNullTerminator=*/false);
   if (!Buffer) {
     Diag.error(File, Buffer.getError().message());
-    return std::nullopt;
+    return nullptr;
   }
-  ArrayRef<uint8_t> Bytes(
-      reinterpret_cast<const uint8_t *>((*Buffer)->getBufferStart()),
-      (*Buffer)->getBufferSize());
-  Expected<InstrProfileFile> Profile = readInstrProfile(Bytes);
+  return std::move(*Buffer);
+}
+
+ArrayRef<uint8_t> bytesOf(const MemoryBuffer &Buffer) {
+  return ArrayRef(reinterpret_cast<const uint8_t *>(Buffer.getBufferStart()),
+                  Buffer.getBufferSize());
+}
+
+/// Reads and decodes \p File whole; failures are reported through \p Diag.
+std::optional<InstrProfileFile> decodeFile(const std::string &File,
+                                           Diagnostics &Diag) {
+  std::unique_ptr<MemoryBuffer> Buffer = mapFile(File, Diag);
+  if (!Buffer)
+    return std::nullopt;
+  Expected<InstrProfileFile> Profile = readInstrProfile(bytesOf(*Buffer));
   if (!Profile) {
     Diag.error(File, toString(Profile.takeError()));
     return std::nullopt;
@@ -47,9 +58,16 @@ int runInstrProfile(ArrayRef<std::string> Files,
                     const InstrProfPrintOptions &Opts, Diagnostics &Diag) {
   std::unique_ptr<InstrProfPrinter> Printer =
       createInstrProfPrinter(outs(), Opts);
-  for (const std::string &File : Files)
-    if (std::optional<InstrProfileFile> Profile = decodeFile(File, Diag))
-      Printer->printFile(File, *Profile);
+  for (const std::string &File : Files) {
+    std::unique_ptr<MemoryBuffer> Buffer = mapFile(File, Diag);
+    if (!Buffer)
+      continue;
+    auto Decode = [&](InstrProfConsumer &C) {
+      return readInstrProfile(bytesOf(*Buffer), C);
+    };
+    if (Error E = Printer->printFile(File, Decode))
+      Diag.error(File, toString(std::move(E)));
+  }
   Printer->finish();
   outs().flush();
   return Diag.hadError() ? 1 : 0;

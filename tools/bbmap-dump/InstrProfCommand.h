@@ -17,7 +17,8 @@
 namespace bbmap {
 
 /// Decodes and prints every file; a file that cannot be read or decoded is
-/// reported through \p Diag ("offset 0xN: what is wrong") and skipped.
+/// reported through \p Diag ("offset 0xN: what is wrong") after the text of
+/// its profiles before the error (none in JSON).
 /// Returns the exit status: 1 if any file failed.
 int runInstrProfile(llvm::ArrayRef<std::string> Files,
                     const InstrProfPrintOptions &Opts, Diagnostics &Diag);

@@ -35,25 +35,16 @@ unsigned majorOf(InstrProfTextStyle S) {
   llvm_unreachable("unknown style");
 }
 
-InstrProfTextStyle defaultTextStyle(const InstrProfileFile &F) {
-  InstrProfTextStyle Style = InstrProfTextStyle::LLVM19;
-  for (const InstrProfile &P : F.Profiles) {
-    const InstrProfHeader &H = P.Header;
-    if (H.has(VariantLoopEntries))
-      return InstrProfTextStyle::LLVM22;
-    uint32_t V = H.version();
-    if (H.Format == InstrProfFormat::Raw) {
-      if (V <= 8)
-        Style = InstrProfTextStyle::LLVM14;
-      else if (V > 10)
-        return InstrProfTextStyle::LLVM22;
-    } else if (V <= 7) {
-      Style = InstrProfTextStyle::LLVM14;
-    } else if (V > 12) {
-      return InstrProfTextStyle::LLVM22;
-    }
-  }
-  return Style;
+InstrProfTextStyle defaultTextStyle(const InstrProfHeader &First) {
+  if (First.has(VariantLoopEntries))
+    return InstrProfTextStyle::LLVM22;
+  uint32_t V = First.version();
+  bool Raw = First.Format == InstrProfFormat::Raw;
+  if (V <= (Raw ? 8 : 7))
+    return InstrProfTextStyle::LLVM14;
+  if (V > (Raw ? 10 : 12))
+    return InstrProfTextStyle::LLVM22;
+  return InstrProfTextStyle::LLVM19;
 }
 
 namespace {
@@ -90,13 +81,16 @@ PseudoKind pseudoKindOf(const InstrProfFunction &F) {
   return PseudoKind::None;
 }
 
-class TextPrinter : public InstrProfPrinter {
+class TextPrinter : public InstrProfPrinter, InstrProfConsumer {
 public:
   TextPrinter(raw_ostream &OS, const InstrProfPrintOptions &O) : OS(OS), O(O) {}
 
-  void printFile(StringRef Path, const InstrProfileFile &F) override;
+  Error printFile(StringRef Path, Decoder Decode) override;
 
 private:
+  /// Prints the records of one profile and adds them to the totals.
+  void consume(const InstrProfile &P) override;
+  void printSummary();
   void printFunction(const InstrProfile &P, const InstrProfFunction &F,
                      bool IsIRInstr);
   void printSites(const InstrProfile &P, const InstrProfFunction &F,
@@ -109,6 +103,11 @@ private:
   raw_ostream &OS;
   const InstrProfPrintOptions &O;
   InstrProfTextStyle Style = InstrProfTextStyle::LLVM19;
+  /// The file's profiles so far; the first decides the style and whether
+  /// function counts are printed, the last names the instrumentation level.
+  size_t NumProfiles = 0;
+  bool IsIRInstr = false;
+  uint64_t LastVersionWord = 0;
   ShowTotals Totals;
   ValueSiteTotals SiteTotals[IPVK_Last + 1];
 };
@@ -238,24 +237,25 @@ void TextPrinter::printFunction(const InstrProfile &P,
   }
 }
 
-void TextPrinter::printFile(StringRef Path, const InstrProfileFile &F) {
-  Style = O.Style ? *O.Style : defaultTextStyle(F);
-  Totals = ShowTotals();
-  for (ValueSiteTotals &T : SiteTotals)
-    T = ValueSiteTotals();
-  if (F.Profiles.empty())
-    return;
+void TextPrinter::consume(const InstrProfile &P) {
   // llvm-profdata decides whether to print function counts from the first
   // header, filters each record by the header it was read with, and names
   // the instrumentation level after the last.
-  bool IsIRInstr = F.Profiles.front().Header.isIRLevel();
-  for (const InstrProfile &P : F.Profiles)
-    for (const InstrProfFunction &Fn : P.Functions) {
-      if (P.Header.isIRLevel() && Fn.isContextSensitive() != O.ShowCS)
-        continue;
-      printFunction(P, Fn, IsIRInstr);
-    }
-  const InstrProfHeader &Last = F.Profiles.back().Header;
+  if (NumProfiles++ == 0) {
+    Style = O.Style ? *O.Style : defaultTextStyle(P.Header);
+    IsIRInstr = P.Header.isIRLevel();
+  }
+  LastVersionWord = P.Header.VersionWord;
+  for (const InstrProfFunction &Fn : P.Functions) {
+    if (P.Header.isIRLevel() && Fn.isContextSensitive() != O.ShowCS)
+      continue;
+    printFunction(P, Fn, IsIRInstr);
+  }
+}
+
+void TextPrinter::printSummary() {
+  InstrProfHeader Last;
+  Last.VersionWord = LastVersionWord;
   OS << "Instrumentation level: " << (Last.isIRLevel() ? "IR" : "Front-end");
   if (Last.isIRLevel()) {
     OS << "  entry_first = " << Last.has(VariantEntryFirst);
@@ -285,6 +285,18 @@ void TextPrinter::printFile(StringRef Path, const InstrProfileFile &F) {
   }
 }
 
+Error TextPrinter::printFile(StringRef Path, Decoder Decode) {
+  NumProfiles = 0;
+  Totals = ShowTotals();
+  for (ValueSiteTotals &T : SiteTotals)
+    T = ValueSiteTotals();
+  if (Error E = Decode(*this))
+    return E;
+  if (NumProfiles)
+    printSummary();
+  return Error::success();
+}
+
 /// The JSON name of value kind \p Kind (IPVK_* without the prefix).
 std::string valueKindName(uint32_t Kind) {
   switch (Kind) {
@@ -305,7 +317,7 @@ public:
     J.arrayBegin();
   }
 
-  void printFile(StringRef Path, const InstrProfileFile &F) override;
+  Error printFile(StringRef Path, Decoder Decode) override;
   void finish() override {
     J.arrayEnd();
     J.flush();
@@ -440,7 +452,13 @@ void JSONPrinter::writeProfile(const InstrProfile &P) {
   });
 }
 
-void JSONPrinter::printFile(StringRef Path, const InstrProfileFile &F) {
+Error JSONPrinter::printFile(StringRef Path, Decoder Decode) {
+  // The whole file first, so that a file that fails leaves no partial
+  // object behind.
+  InstrProfCollector Collector;
+  if (Error E = Decode(Collector))
+    return E;
+  InstrProfileFile F = Collector.take();
   J.object([&] {
     J.attribute("File", Path);
     J.attribute("Format", formatName(F.Format));
@@ -449,6 +467,7 @@ void JSONPrinter::printFile(StringRef Path, const InstrProfileFile &F) {
         writeProfile(P);
     });
   });
+  return Error::success();
 }
 
 } // namespace

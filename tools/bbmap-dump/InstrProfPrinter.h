@@ -4,6 +4,8 @@
 // show --all-functions` of LLVM 14, 19 or 22 prints (with --counts,
 // --ic-targets, --show-vtables, --memop-sizes and --showcs as chosen), and JSON
 // with decimal integers (docs/instrprof.md, docs/bbmap-instrprof.schema.json).
+// The text is printed profile by profile as the decoder passes them, as
+// llvm-profdata prints a file of concatenated raw profiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,8 @@
 #define BBMAP_DUMPER_INSTRPROFPRINTER_H
 
 #include "bbmap/InstrProf/InstrProfile.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <optional>
@@ -23,12 +27,12 @@ enum class InstrProfTextStyle { LLVM14, LLVM19, LLVM22 };
 /// The major as a number (14, 19, 22).
 unsigned majorOf(InstrProfTextStyle S);
 
-/// The style of the oldest llvm-profdata among 14, 19 and 22 that reads
-/// \p F and knows all its variant flags (raw version 8: 14; raw version 10:
-/// 19; indexed versions up to 7: 14, up to 12: 19; later: 22; LLVM 22's
-/// loop-entries flag: 22). Files none of them reads (raw version 9) get the
-/// style of the next newer one.
-InstrProfTextStyle defaultTextStyle(const InstrProfileFile &F);
+/// The style of the oldest llvm-profdata among 14, 19 and 22 that reads a
+/// file whose first profile has header \p First and knows all its variant
+/// flags (raw version 8: 14; raw version 10: 19; indexed versions up to 7:
+/// 14, up to 12: 19; later: 22; LLVM 22's loop-entries flag: 22). Files
+/// none of them reads (raw version 9) get the style of the next newer one.
+InstrProfTextStyle defaultTextStyle(const InstrProfHeader &First);
 
 struct InstrProfPrintOptions {
   /// Forces a text style; by default each file gets defaultTextStyle().
@@ -44,11 +48,17 @@ struct InstrProfPrintOptions {
   bool ShowCS = false;
 };
 
-/// Prints decoded files one after another.
+/// Prints files one after another.
 class InstrProfPrinter {
 public:
+  /// Decodes a file, passing its profiles to the consumer it is given.
+  using Decoder = llvm::function_ref<llvm::Error(InstrProfConsumer &)>;
+
   virtual ~InstrProfPrinter() = default;
-  virtual void printFile(llvm::StringRef Path, const InstrProfileFile &F) = 0;
+  /// Prints file \p Path, whose profiles \p Decode passes. Returns the
+  /// decoder's error: the text style has printed the profiles before it
+  /// then (not the summary), the JSON style nothing of the file.
+  virtual llvm::Error printFile(llvm::StringRef Path, Decoder Decode) = 0;
   /// Ends the output (closes the JSON array).
   virtual void finish() {}
 };

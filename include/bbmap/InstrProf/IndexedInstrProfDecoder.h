@@ -30,6 +30,11 @@ bool isIndexedInstrProfile(llvm::ArrayRef<uint8_t> Bytes);
 /// The indexed versions decodeIndexedInstrProfile reads: 1 to 13.
 bool isSupportedIndexedVersion(uint32_t Version);
 
+/// Decodes an indexed profile file (one profile) and passes the profile to
+/// \p Consumer.
+llvm::Error decodeIndexedInstrProfile(llvm::ArrayRef<uint8_t> Bytes,
+                                      InstrProfConsumer &Consumer);
+
 /// Decodes a whole indexed profile file (one profile).
 llvm::Expected<InstrProfileFile>
 decodeIndexedInstrProfile(llvm::ArrayRef<uint8_t> Bytes);

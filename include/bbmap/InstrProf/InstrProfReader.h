@@ -15,8 +15,13 @@
 
 namespace bbmap {
 
-/// Decodes the raw or indexed profile in \p Bytes. Errors are DecodeErrors
-/// with the offset of what is wrong.
+/// Decodes the raw or indexed profile in \p Bytes, passing its profiles to
+/// \p Consumer one at a time. Errors are DecodeErrors with the offset of
+/// what is wrong; the profiles before it have been passed.
+llvm::Error readInstrProfile(llvm::ArrayRef<uint8_t> Bytes,
+                             InstrProfConsumer &Consumer);
+
+/// Decodes the raw or indexed profile in \p Bytes whole.
 llvm::Expected<InstrProfileFile>
 readInstrProfile(llvm::ArrayRef<uint8_t> Bytes);
 

@@ -231,6 +231,28 @@ struct InstrProfileFile {
   std::vector<InstrProfile> Profiles;
 };
 
+/// Receives the profiles of a file one at a time, in file order, as the
+/// decoders finish them, so that a file of many concatenated profiles is
+/// never held whole.
+class InstrProfConsumer {
+public:
+  virtual ~InstrProfConsumer() = default;
+  /// One decoded profile, valid only during the call (the decoder reuses
+  /// its storage for the next one).
+  virtual void consume(const InstrProfile &P) = 0;
+};
+
+/// A consumer that keeps every profile: the whole file.
+class InstrProfCollector : public InstrProfConsumer {
+public:
+  void consume(const InstrProfile &P) override { File.Profiles.push_back(P); }
+  /// The profiles, and the format of the first (raw if there is none).
+  InstrProfileFile take();
+
+private:
+  InstrProfileFile File;
+};
+
 } // namespace bbmap
 
 #endif // BBMAP_INSTRPROF_INSTRPROFILE_H

@@ -8,9 +8,9 @@
 // or plain names, value profiles (indirect-call targets resolved to name
 // MD5s through the records' function addresses, memop sizes, vtable
 // targets). Several profiles concatenated in one file are decoded one after
-// another. Every size is checked against the file before anything is
-// allocated for it; every failure is a DecodeError naming the offset and
-// what is wrong. See docs/instrprof.md.
+// another, each handed to the consumer before the next is read. Every size is
+// checked against the file before anything is allocated for it; every failure
+// is a DecodeError naming the offset and what is wrong. See docs/instrprof.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +29,11 @@ bool isRawInstrProfile(llvm::ArrayRef<uint8_t> Bytes);
 
 /// The raw versions decodeRawInstrProfile reads: 8, 9 and 10.
 bool isSupportedRawVersion(uint32_t Version);
+
+/// Decodes a raw profile file, passing each of its profiles to \p Consumer
+/// as soon as it is decoded; stops at the first error.
+llvm::Error decodeRawInstrProfile(llvm::ArrayRef<uint8_t> Bytes,
+                                  InstrProfConsumer &Consumer);
 
 /// Decodes a whole raw profile file.
 llvm::Expected<InstrProfileFile>
