@@ -117,11 +117,17 @@ void TextPrinter::addToSummary(const InstrProfFunction &F) {
   // alone) adds nothing; llvm-profdata would read past its counts.
   if (F.Counts.empty())
     return;
+  // llvm-profdata 14 leaves saturated counts (2^64-1, what merges reach)
+  // out of the maximums, so a profile of saturated counts alone has
+  // maximums of 0; later majors take such a record for a pseudo count.
+  bool SkipSaturated = Style == InstrProfTextStyle::LLVM14;
   ++Totals.NumFunctions;
   for (size_t I = 0; I < F.Counts.size(); ++I) {
     uint64_t C = F.Counts[I];
     ++Totals.NumCounts;
     Totals.TotalCount += C;
+    if (SkipSaturated && C == UINT64_MAX)
+      continue;
     uint64_t &Max = I == 0 ? Totals.MaxFunctionCount : Totals.MaxInternalCount;
     Max = std::max(Max, C);
   }
