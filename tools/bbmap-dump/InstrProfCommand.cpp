@@ -11,8 +11,11 @@
 #include "InstrProfMatchPrinter.h"
 #include "bbmap/InstrProf/InstrProfReader.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <sys/mman.h>
 
 using namespace llvm;
 
@@ -37,6 +40,39 @@ ArrayRef<uint8_t> bytesOf(const MemoryBuffer &Buffer) {
   return ArrayRef(reinterpret_cast<const uint8_t *>(Buffer.getBufferStart()),
                   Buffer.getBufferSize());
 }
+
+/// Passes each profile on, then gives back to the page cache the mapped
+/// pages of the file before that profile, which nothing refers to any more:
+/// a file of many concatenated profiles then holds the pages of one or two.
+class PageReleasingConsumer : public InstrProfConsumer {
+public:
+  PageReleasingConsumer(InstrProfConsumer &Next, const MemoryBuffer &Buffer)
+      : Next(Next), Buffer(Buffer) {}
+
+  void consume(const InstrProfile &P) override {
+    Next.consume(P);
+    releaseBefore(P.Offset);
+  }
+
+private:
+  void releaseBefore(uint64_t Offset) {
+    if (Buffer.getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+      return;
+    uint64_t Page = sys::Process::getPageSizeEstimate();
+    uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
+    uintptr_t From = alignTo(Base + Released, Page);
+    uintptr_t To = alignDown(Base + Offset, Page);
+    // A read-only mapping of a file: a page touched again comes back from
+    // the page cache.
+    if (To > From)
+      ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+    Released = std::max(Released, Offset);
+  }
+
+  InstrProfConsumer &Next;
+  const MemoryBuffer &Buffer;
+  uint64_t Released = 0;
+};
 
 /// Reads and decodes \p File whole; failures are reported through \p Diag.
 std::optional<InstrProfileFile> decodeFile(const std::string &File,
@@ -63,7 +99,8 @@ int runInstrProfile(ArrayRef<std::string> Files,
     if (!Buffer)
       continue;
     auto Decode = [&](InstrProfConsumer &C) {
-      return readInstrProfile(bytesOf(*Buffer), C);
+      PageReleasingConsumer Releasing(C, *Buffer);
+      return readInstrProfile(bytesOf(*Buffer), Releasing);
     };
     if (Error E = Printer->printFile(File, Decode))
       Diag.error(File, toString(std::move(E)));
