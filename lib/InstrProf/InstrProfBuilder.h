@@ -34,7 +34,6 @@ public:
   InstrProfHeader &begin(uint64_t Offset, InstrProfFormat Format);
   /// The profile being built.
   const InstrProfile &profile() const { return P; }
-  InstrProfHeader &header() { return P.Header; }
 
   void addField(llvm::StringRef Name, uint64_t Offset, uint64_t Value);
   void addSection(llvm::StringRef Name, uint64_t Offset, uint64_t Size,

@@ -382,7 +382,7 @@ Error RawDecoder::readCounters(uint64_t Index, uint64_t RecordOffset,
                        Rec() + ": NumCounters is 0");
   // CountersDelta is the distance from the data section to the counters
   // section; each record's CounterPtr is relative to the record itself.
-  uint64_t Delta = field("CountersDelta") - Index * Layout->Size;
+  uint64_t Delta = CountersDelta - Index * Layout->Size;
   int64_t Offset = PointerSize == 4 ? int64_t(int32_t(CounterPtr - Delta))
                                     : int64_t(CounterPtr - Delta);
   if (Offset < 0 || uint64_t(Offset) >= CountersSize)
@@ -429,7 +429,7 @@ Error RawDecoder::readBitmap(uint64_t Index, uint64_t RecordOffset,
   if (NumBitmapBytes == 0)
     return Error::success();
   auto Rec = [&] { return describeRecord(Index, F.NameMD5); };
-  uint64_t Delta = field("BitmapDelta") - Index * Layout->Size;
+  uint64_t Delta = BitmapDelta - Index * Layout->Size;
   int64_t Offset = PointerSize == 4 ? int64_t(int32_t(BitmapPtr - Delta))
                                     : int64_t(BitmapPtr - Delta);
   if (Offset < 0 || uint64_t(Offset) >= BitmapSize)
