@@ -128,10 +128,11 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   std::vector<JumpTableSite> Sites;
   // A PIC jump table: `lea T(%rip), %b` (anywhere before, as BOLT looks
   // back through the function), `movslq (%b,%i,4), %r`, `add %b, %r`,
-  // `jmp *%r`. Register -> the last PC-relative LEA's target it got, and
-  // register -> the base of the table entry it loaded.
-  DenseMap<unsigned, uint64_t> LeaTargets;
-  DenseMap<unsigned, unsigned> EntryBases;
+  // `jmp *%r`. Register -> the last PC-relative LEA's target it got and
+  // the LEA's index, and register -> the base of the table entry it loaded
+  // and the load's index.
+  DenseMap<unsigned, std::pair<uint64_t, size_t>> LeaTargets;
+  DenseMap<unsigned, std::pair<unsigned, size_t>> EntryBases;
   for (uint64_t Offset = 0; Offset < F.Size;) {
     MCInst Inst;
     std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
@@ -152,18 +153,23 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
       if (std::optional<uint64_t> T =
               Decoder.analysis().evaluateMemoryOperandAddress(
                   Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
-        LeaTargets[regOf(Inst.getOperand(0))] = *T;
+        LeaTargets[regOf(Inst.getOperand(0))] = {*T, V.Instrs.size()};
     if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
-      EntryBases[regOf(Inst.getOperand(0))] = regOf(Inst.getOperand(1));
+      EntryBases[regOf(Inst.getOperand(0))] = {regOf(Inst.getOperand(1)),
+                                               V.Instrs.size()};
     if (I->Kind == InstrKind::IndirectBranch) {
+      size_t Jump = V.Instrs.size();
       if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
-        Sites.push_back({V.Instrs.size(), *Table, false});
+        Sites.push_back({Jump, *Table, false, Jump});
       else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg()) {
         auto Base = EntryBases.find(regOf(Inst.getOperand(0)));
-        auto Table = Base == EntryBases.end() ? LeaTargets.end()
-                                              : LeaTargets.find(Base->second);
+        auto Table = Base == EntryBases.end()
+                         ? LeaTargets.end()
+                         : LeaTargets.find(Base->second.first);
         if (Table != LeaTargets.end())
-          Sites.push_back({V.Instrs.size(), Table->second, true});
+          Sites.push_back(
+              {Jump, Table->second.first, true,
+               std::min(Table->second.second, Base->second.second)});
       }
     }
     I->Address = Offset;
@@ -178,6 +184,8 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   if (V.StrictMode)
     V.collectReferences(Context);
   V.buildBlocks(MapBlocks);
+  if (V.StrictMode)
+    V.findUnmatchedTables(Sites);
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
     auto It = CondCodes.find(B.Last);
@@ -334,24 +342,54 @@ void BoltFunctionView::buildEdges() {
     size_t Last = Blocks[BB].Last;
     if (Instrs[Last].Kind != InstrKind::IndirectBranch || !isUnknownJump(Last))
       continue;
-    for (uint64_t Target : ReferencedOffsets)
+    for (uint64_t Target : indirectTargets(Last))
       if (std::optional<size_t> To = blockContaining(Target))
         if (Blocks[*To].Start == Target)
           addEdge(BB, *To);
   }
 }
 
+void BoltFunctionView::findUnmatchedTables(ArrayRef<JumpTableSite> Sites) {
+  // postProcessIndirectBranches() matches each table's pattern again, now
+  // only within the jump's block (analyzeIndirectBranch() from the block's
+  // start): a PIC table whose `lea` or entry load lies in an earlier block
+  // (hoisted out of a dispatch loop) is unset and the jump gets unknown
+  // control flow.
+  for (const JumpTableSite &Site : Sites) {
+    auto It = JumpTargets.find(Site.Jump);
+    std::optional<size_t> BB = blockContaining(Instrs[Site.Jump].Address);
+    if (It != JumpTargets.end() && !It->second.empty() && BB &&
+        Site.PatternStart < Blocks[*BB].First)
+      UnmatchedTableJumps.push_back(Site.Jump);
+  }
+  // With a single indirect jump and a single table in the function it sets
+  // the table again, and updateJumpTableSuccessors() gives the jump the
+  // table's targets anew: it becomes their last predecessor.
+  size_t NumJumps = llvm::count_if(Instrs, [](const Instruction &I) {
+    return I.Kind == InstrKind::IndirectBranch;
+  });
+  std::vector<uint64_t> Tables;
+  for (const auto &[Begin, End] : JumpTables)
+    Tables.push_back(Begin);
+  llvm::sort(Tables);
+  Tables.erase(std::unique(Tables.begin(), Tables.end()), Tables.end());
+  if (NumJumps == 1 && Tables.size() == 1 && UnmatchedTableJumps.size() == 1)
+    RestoredJump = UnmatchedTableJumps.front();
+}
+
 bool BoltFunctionView::isUnknownJump(size_t Index) const {
   auto It = JumpTargets.find(Index);
   return StrictMode && !isTailCall(Instrs[Index]) &&
-         (It == JumpTargets.end() || It->second.empty());
+         (It == JumpTargets.end() || It->second.empty() ||
+          llvm::is_contained(UnmatchedTableJumps, Index));
 }
 
 std::vector<uint64_t> BoltFunctionView::indirectTargets(size_t Index) const {
-  // The jump table's entries; in strict mode an unknown jump goes to every
-  // referenced offset; else to the map blocks no branch names.
+  // The jump table's entries (also of a table set again); else, in strict
+  // mode, an unknown jump goes to every referenced offset.
   auto It = JumpTargets.find(Index);
-  if (It != JumpTargets.end() && !It->second.empty())
+  bool Unknown = isUnknownJump(Index) && RestoredJump != Index;
+  if (It != JumpTargets.end() && !It->second.empty() && !Unknown)
     return It->second;
   if (StrictMode)
     return ReferencedOffsets;

@@ -142,19 +142,24 @@ private:
     /// Entries are 4-byte offsets from the table (PIC) rather than 8-byte
     /// addresses.
     bool Relative = false;
+    /// Index of the first instruction of the pattern that names the table
+    /// (the jump itself, or a PIC table's `lea` or entry load).
+    size_t PatternStart = 0;
   };
 
   void readJumpTable(const JumpTableSite &Site,
                      llvm::ArrayRef<JumpTableSite> Sites,
                      const BoltCodeContext &Context);
   void collectReferences(const BoltCodeContext &Context);
+  void findUnmatchedTables(llvm::ArrayRef<JumpTableSite> Sites);
   bool hasInternalReference() const;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
   void buildEdges();
   bool hasFallthrough(const Block &B) const;
   std::vector<uint64_t> indirectTargets(size_t Index) const;
   /// In strict mode, instruction \p Index is an indirect jump that is no
-  /// tail call and has no jump table.
+  /// tail call and has no jump table, or one BOLT unsets
+  /// (UnmatchedTableJumps).
   bool isUnknownJump(size_t Index) const;
   void addEdge(size_t From, size_t To);
   std::optional<size_t> blockContaining(uint64_t Offset) const;
@@ -175,6 +180,13 @@ private:
   std::map<size_t, std::vector<uint64_t>> JumpTargets;
   /// The jump tables' address ranges [begin, end).
   std::vector<std::pair<uint64_t, uint64_t>> JumpTables;
+  /// Strict mode: indirect jumps whose PIC table pattern starts before
+  /// their block, which postProcessIndirectBranches() does not match.
+  llvm::SmallVector<size_t, 1> UnmatchedTableJumps;
+  /// The one of them whose table BOLT sets again (the function's only
+  /// indirect jump and table): its targets are added after all other
+  /// edges.
+  std::optional<size_t> RestoredJump;
   /// Offsets of secondary entry points (Block::IsEntryPoint).
   std::vector<uint64_t> AddressTaken;
   /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
