@@ -66,8 +66,10 @@ std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary) {
 void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
                                      ArrayRef<JumpTableSite> Sites,
                                      const BoltCodeContext &Context) {
-  // Entries run while they name an instruction of the function, up to the
-  // start of another of its jump tables.
+  // Entries run while they name an instruction of the function or its end
+  // (BinaryContext::analyzeJumpTable() reads on past __builtin_unreachable
+  // entries, which are no edges), up to the start of another of its jump
+  // tables.
   unsigned EntrySize = Site.Relative ? 4 : 8;
   std::vector<uint64_t> &Targets = JumpTargets[Site.Jump];
   uint64_t Entry = Site.Table;
@@ -81,6 +83,8 @@ void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
       break;
     uint64_t Target =
         Site.Relative ? Site.Table + int64_t(int32_t(*Value)) : *Value;
+    if (Target == Address + Size)
+      continue;
     if (Target < Address || Target - Address >= Size ||
         !instructionAt(Target - Address))
       break;

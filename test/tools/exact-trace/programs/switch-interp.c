@@ -3,7 +3,8 @@
  * lowers it to one jump table whose targets jump back to the dispatch
  * block; a second, smaller switch picks the programs to run; and a
  * printf-like formatter, a loop over a format string with two switches
- * (two jump tables in one function, as sqlite3_str_vappendf has). */
+ * (two jump tables in one function, as sqlite3_str_vappendf has); and a
+ * switch whose table has an entry for an unreachable case in its middle. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -297,6 +298,37 @@ __attribute__((noinline)) static int format(char *Out, const char *Fmt,
   return (int)(P - Out);
 }
 
+/* Adds opcode Op's weight to W; Op is never OP_MOD (its table entry
+ * names the function's end, where __builtin_unreachable() leaves no
+ * code). */
+__attribute__((noinline)) static long weigh(int Op, long *W) {
+  switch (Op) {
+  case OP_ADD:
+    W[0]++;
+    break;
+  case OP_SUB:
+    W[1] += 3;
+    break;
+  case OP_MUL:
+    W[2] ^= 5;
+    break;
+  case OP_MOD:
+    __builtin_unreachable();
+  case OP_AND:
+    W[4] -= 2;
+    break;
+  case OP_XOR:
+    W[5] = W[5] * 3 % 1000003;
+    break;
+  case OP_SHL:
+    W[0] += W[1];
+    break;
+  default:
+    __builtin_unreachable();
+  }
+  return W[Op - OP_ADD];
+}
+
 int main(int argc, char **argv) {
   int N = argc > 1 ? atoi(argv[1]) : 200;
   long Total = 0;
@@ -310,6 +342,11 @@ int main(int argc, char **argv) {
     long Args[] = {I - 100, I * 37,       I * 4099,    I,
                    I ^ 5,   'a' + I % 26, (long)"str", I};
     Total += format(Buf, "%+d %4u %#x %-6o|%08b %c %s %% % d|", Args);
+  }
+  long W[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (int I = 0; I < N; ++I) {
+    int Op = OP_ADD + I % 7;
+    Total += weigh(Op == OP_MOD ? OP_MUL : Op, W);
   }
   printf("%s\n%ld\n", Buf, Total);
   return 0;
