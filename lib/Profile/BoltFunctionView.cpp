@@ -188,8 +188,7 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   if (V.StrictMode)
     V.collectReferences(Context);
   V.buildBlocks(MapBlocks);
-  if (V.StrictMode)
-    V.findUnmatchedTables(Sites);
+  V.findUnmatchedTables(Sites);
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
     auto It = CondCodes.find(B.Last);
@@ -356,9 +355,10 @@ void BoltFunctionView::buildEdges() {
 void BoltFunctionView::findUnmatchedTables(ArrayRef<JumpTableSite> Sites) {
   // postProcessIndirectBranches() matches each table's pattern again, now
   // only within the jump's block (analyzeIndirectBranch() from the block's
-  // start): a PIC table whose `lea` or entry load lies in an earlier block
-  // (hoisted out of a dispatch loop) is unset and the jump gets unknown
-  // control flow.
+  // start): for a PIC table whose `lea` or entry load lies in an earlier
+  // block (hoisted out of a dispatch loop) it rejects the function's CFG
+  // without relocations; in strict mode it unsets the table and gives the
+  // jump unknown control flow.
   for (const JumpTableSite &Site : Sites) {
     auto It = JumpTargets.find(Site.Jump);
     std::optional<size_t> BB = blockContaining(Instrs[Site.Jump].Address);
@@ -377,7 +377,8 @@ void BoltFunctionView::findUnmatchedTables(ArrayRef<JumpTableSite> Sites) {
     Tables.push_back(Begin);
   llvm::sort(Tables);
   Tables.erase(std::unique(Tables.begin(), Tables.end()), Tables.end());
-  if (NumJumps == 1 && Tables.size() == 1 && UnmatchedTableJumps.size() == 1)
+  if (StrictMode && NumJumps == 1 && Tables.size() == 1 &&
+      UnmatchedTableJumps.size() == 1)
     RestoredJump = UnmatchedTableJumps.front();
 }
 

@@ -156,7 +156,9 @@ BoltRecordAggregator::blockFallthroughs(const BoltFunction &F, const Trace &T,
   if (F.IsPseudo)
     return FallthroughList();
   const BoltFunctionView *View = viewOf(F);
-  if (!View)
+  // BOLT 22 reads traces through any function with a CFG, BOLT 19
+  // (getFallthroughsInTrace()) only through simple ones.
+  if (!View || (Dialect == FdataDialect::Bolt19 && !View->isSimple()))
     return std::nullopt;
   TraceOrigin Origin = TraceOrigin::Outside;
   if (T.Kind == TraceKind::Fallthrough)

@@ -119,6 +119,11 @@ public:
   /// pads are not known to the view, so blocks only they reach are left
   /// out).
   std::vector<uint32_t> dfs() const;
+  /// BOLT keeps the function simple: postProcessIndirectBranches() does
+  /// not reject it (without relocations, a jump table it no longer matches
+  /// in the jump's block does). BOLT 19's aggregator takes no trace through
+  /// a function that is not.
+  bool isSimple() const { return StrictMode || UnmatchedTableJumps.empty(); }
   /// \p Address lies in one of the function's jump tables.
   bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
@@ -180,8 +185,8 @@ private:
   std::map<size_t, std::vector<uint64_t>> JumpTargets;
   /// The jump tables' address ranges [begin, end).
   std::vector<std::pair<uint64_t, uint64_t>> JumpTables;
-  /// Strict mode: indirect jumps whose PIC table pattern starts before
-  /// their block, which postProcessIndirectBranches() does not match.
+  /// Indirect jumps whose PIC table pattern starts before their block,
+  /// which postProcessIndirectBranches() does not match.
   llvm::SmallVector<size_t, 1> UnmatchedTableJumps;
   /// The one of them whose table BOLT sets again (the function's only
   /// indirect jump and table): its targets are added after all other
