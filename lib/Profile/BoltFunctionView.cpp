@@ -48,6 +48,51 @@ std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
   return uint64_t(Disp.getImm());
 }
 
+/// Follows a PIC jump table's pattern in address order: `lea T(%rip), %b`
+/// (anywhere before, as BOLT looks back through the function), `movslq
+/// (%b,%i,4), %r`, `add %b, %r`, `jmp *%r`.
+class PicTableTracker {
+public:
+  /// Notes instruction \p Index, \p Inst (opcode \p Name) at \p I.
+  void add(StringRef Name, const MCInst &Inst, const Instruction &I,
+           size_t Index, const InstructionDecoder &Decoder) {
+    if (Name == "LEA64r") {
+      if (std::optional<uint64_t> T =
+              Decoder.analysis().evaluateMemoryOperandAddress(
+                  Inst, &Decoder.subtargetInfo(), I.Address, I.Size))
+        LeaTargets[regOf(Inst.getOperand(0))] = {*T, Index};
+      return;
+    }
+    if (Name != "MOVSX64rm32" || Inst.getOperand(2).getImm() != 4)
+      return;
+    // The table is the one the base register holds at the load (a later
+    // lea may reuse the register before the jump).
+    unsigned Dest = regOf(Inst.getOperand(0));
+    auto Lea = LeaTargets.find(regOf(Inst.getOperand(1)));
+    if (Lea == LeaTargets.end())
+      EntryTables.erase(Dest);
+    else
+      EntryTables[Dest] = {Lea->second.first,
+                           std::min(Lea->second.second, Index)};
+  }
+
+  /// The table whose entry register \p Reg got, and the index of the
+  /// pattern's first instruction.
+  std::optional<std::pair<uint64_t, size_t>> tableIn(unsigned Reg) const {
+    auto It = EntryTables.find(Reg);
+    if (It == EntryTables.end())
+      return std::nullopt;
+    return It->second;
+  }
+
+private:
+  /// Register -> the last PC-relative LEA's target it got, and its index.
+  DenseMap<unsigned, std::pair<uint64_t, size_t>> LeaTargets;
+  /// Register -> the table whose entry it loaded, and the index of the
+  /// table's LEA.
+  DenseMap<unsigned, std::pair<uint64_t, size_t>> EntryTables;
+};
+
 } // namespace
 
 std::vector<MapBlockStart> mapBlockStarts(const MappedBinary &Binary) {
@@ -130,13 +175,7 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
   // Instruction index -> condition code of the jcc there.
   DenseMap<size_t, unsigned> CondCodes;
   std::vector<JumpTableSite> Sites;
-  // A PIC jump table: `lea T(%rip), %b` (anywhere before, as BOLT looks
-  // back through the function), `movslq (%b,%i,4), %r`, `add %b, %r`,
-  // `jmp *%r`. Register -> the last PC-relative LEA's target it got and
-  // the LEA's index, and register -> the base of the table entry it loaded
-  // and the load's index.
-  DenseMap<unsigned, std::pair<uint64_t, size_t>> LeaTargets;
-  DenseMap<unsigned, std::pair<unsigned, size_t>> EntryBases;
+  PicTableTracker PicTables;
   for (uint64_t Offset = 0; Offset < F.Size;) {
     MCInst Inst;
     std::optional<Instruction> I = Decoder.decode(F.Address + Offset, Inst);
@@ -153,28 +192,17 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
       if (Target > F.Address && Target - F.Address < F.Size)
         V.AddressTaken.push_back(Target - F.Address);
     }
-    if (Name == "LEA64r")
-      if (std::optional<uint64_t> T =
-              Decoder.analysis().evaluateMemoryOperandAddress(
-                  Inst, &Decoder.subtargetInfo(), I->Address, I->Size))
-        LeaTargets[regOf(Inst.getOperand(0))] = {*T, V.Instrs.size()};
-    if (Name == "MOVSX64rm32" && Inst.getOperand(2).getImm() == 4)
-      EntryBases[regOf(Inst.getOperand(0))] = {regOf(Inst.getOperand(1)),
-                                               V.Instrs.size()};
+    PicTables.add(Name, Inst, *I, V.Instrs.size(), Decoder);
+    if (!Decoder.isAArch64())
+      V.noteEpilogueShape(Name, Inst, *I, Offset, Decoder);
     if (I->Kind == InstrKind::IndirectBranch) {
       size_t Jump = V.Instrs.size();
       if (std::optional<uint64_t> Table = absoluteJumpTable(Inst))
         Sites.push_back({Jump, *Table, false, Jump});
-      else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg()) {
-        auto Base = EntryBases.find(regOf(Inst.getOperand(0)));
-        auto Table = Base == EntryBases.end()
-                         ? LeaTargets.end()
-                         : LeaTargets.find(Base->second.first);
-        if (Table != LeaTargets.end())
-          Sites.push_back(
-              {Jump, Table->second.first, true,
-               std::min(Table->second.second, Base->second.second)});
-      }
+      else if (Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg())
+        if (std::optional<std::pair<uint64_t, size_t>> Table =
+                PicTables.tableIn(regOf(Inst.getOperand(0))))
+          Sites.push_back({Jump, Table->first, true, Table->second});
     }
     I->Address = Offset;
     Offset += I->Size;
@@ -189,6 +217,8 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
     V.collectReferences(Context);
   V.buildBlocks(MapBlocks);
   V.findUnmatchedTables(Sites);
+  if (!Decoder.isAArch64() && !V.StrictMode)
+    V.findRejectedJump();
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
     auto It = CondCodes.find(B.Last);
@@ -273,6 +303,8 @@ bool BoltFunctionView::isTailCall(const Instruction &I) const {
     // tail call.
     if (Blocks.size() == 1 || (StrictMode && !hasInternalReference()))
       return true;
+    if (!StrictMode && llvm::is_contained(UnknownJumps, I.Address))
+      return llvm::is_contained(EpilogueTailCalls, I.Address);
     // The map block holding I: the last one starting at or before it.
     auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
       return B.Address <= Address + I.Address;
@@ -380,6 +412,56 @@ void BoltFunctionView::findUnmatchedTables(ArrayRef<JumpTableSite> Sites) {
   if (StrictMode && NumJumps == 1 && Tables.size() == 1 &&
       UnmatchedTableJumps.size() == 1)
     RestoredJump = UnmatchedTableJumps.front();
+}
+
+void BoltFunctionView::noteEpilogueShape(StringRef Name, const MCInst &Inst,
+                                         const Instruction &I, uint64_t Offset,
+                                         const InstructionDecoder &Decoder) {
+  // X86MCPlusBuilder::isEpilogue(): the block has a pop or a leave.
+  if ((Name.starts_with("POP") && !Name.starts_with("POPCNT")) ||
+      Name.starts_with("LEAVE"))
+    PopOffsets.push_back(Offset);
+  if (I.Kind != InstrKind::IndirectBranch)
+    return;
+  // analyzeIndirectBranch() gives up (UNKNOWN) on `jmp *%r` and on a jump
+  // through memory addressed by a register other than %rip.
+  bool Register = Inst.getNumOperands() == 1 && Inst.getOperand(0).isReg();
+  bool BaseRegister = Inst.getNumOperands() == 5 &&
+                      Inst.getOperand(0).isReg() &&
+                      Inst.getOperand(0).getReg() &&
+                      !Decoder.analysis().evaluateMemoryOperandAddress(
+                          Inst, &Decoder.subtargetInfo(), I.Address, I.Size);
+  if (Register || BaseRegister)
+    UnknownJumps.push_back(Offset);
+}
+
+void BoltFunctionView::findRejectedJump() {
+  // Without relocations, postProcessIndirectBranches() goes through the
+  // indirect jumps in layout order: a jump table it does not match in the
+  // jump's block rejects the function, an unknown jump is a tail call if
+  // its block is an epilogue and else rejects the function; the jumps
+  // after a rejection are left as they are (no tail calls).
+  if (Blocks.size() == 1)
+    return;
+  for (const Block &B : Blocks) {
+    const Instruction &I = Instrs[B.Last];
+    if (I.Kind != InstrKind::IndirectBranch)
+      continue;
+    auto Targets = JumpTargets.find(B.Last);
+    bool HasTable = Targets != JumpTargets.end() && !Targets->second.empty();
+    if (HasTable && !llvm::is_contained(UnmatchedTableJumps, B.Last))
+      continue;
+    if (!HasTable && !llvm::is_contained(UnknownJumps, I.Address))
+      continue;
+    bool Pops = llvm::any_of(PopOffsets, [&](uint64_t Offset) {
+      return Offset >= B.Start && Offset <= I.Address;
+    });
+    if (HasTable || !Pops) {
+      Rejected = true;
+      return;
+    }
+    EpilogueTailCalls.push_back(I.Address);
+  }
 }
 
 bool BoltFunctionView::isUnknownJump(size_t Index) const {

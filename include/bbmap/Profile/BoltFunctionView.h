@@ -123,7 +123,7 @@ public:
   /// not reject it (without relocations, a jump table it no longer matches
   /// in the jump's block does). BOLT 19's aggregator takes no trace through
   /// a function that is not.
-  bool isSimple() const { return StrictMode || UnmatchedTableJumps.empty(); }
+  bool isSimple() const { return !Rejected; }
   /// \p Address lies in one of the function's jump tables.
   bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
@@ -157,6 +157,10 @@ private:
                      const BoltCodeContext &Context);
   void collectReferences(const BoltCodeContext &Context);
   void findUnmatchedTables(llvm::ArrayRef<JumpTableSite> Sites);
+  void noteEpilogueShape(llvm::StringRef Name, const llvm::MCInst &Inst,
+                         const Instruction &I, uint64_t Offset,
+                         const InstructionDecoder &Decoder);
+  void findRejectedJump();
   bool hasInternalReference() const;
   void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
   void buildEdges();
@@ -192,6 +196,15 @@ private:
   /// indirect jump and table): its targets are added after all other
   /// edges.
   std::optional<size_t> RestoredJump;
+  /// x86-64: offsets of pops and leaves, and of the indirect jumps
+  /// analyzeIndirectBranch() cannot analyze (through a register, or memory
+  /// addressed by one).
+  std::vector<uint64_t> PopOffsets;
+  std::vector<uint64_t> UnknownJumps;
+  /// Without relocations: those of them BOLT takes for tail calls (their
+  /// block pops), and whether it rejects the function's CFG.
+  std::vector<uint64_t> EpilogueTailCalls;
+  bool Rejected = false;
   /// Offsets of secondary entry points (Block::IsEntryPoint).
   std::vector<uint64_t> AddressTaken;
   /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
