@@ -4,7 +4,8 @@
  * block; a second, smaller switch picks the programs to run; and a
  * printf-like formatter, a loop over a format string with two switches
  * (two jump tables in one function, as sqlite3_str_vappendf has); and a
- * switch whose table has an entry for an unreachable case in its middle. */
+ * switch whose table has an entry for an unreachable case in its middle;
+ * and an indirect tail call from a frameless function. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -329,6 +330,23 @@ __attribute__((noinline)) static long weigh(int Op, long *W) {
   return W[Op - OP_ADD];
 }
 
+struct Handler {
+  long Bias;
+  long (*Fn)(long);
+};
+
+static long twice(long V) { return 2 * V; }
+static long negate(long V) { return -V; }
+
+/* A frameless function ending in an indirect tail call: its block has no
+ * pop, so BOLT without relocations does not take the jump for a tail
+ * call (and rejects the function). */
+__attribute__((noinline)) static long apply(const struct Handler *H, long V) {
+  if (!H->Bias)
+    return V;
+  return H->Fn(V + H->Bias);
+}
+
 int main(int argc, char **argv) {
   int N = argc > 1 ? atoi(argv[1]) : 200;
   long Total = 0;
@@ -348,6 +366,10 @@ int main(int argc, char **argv) {
     int Op = OP_ADD + I % 7;
     Total += weigh(Op == OP_MOD ? OP_MUL : Op, W);
   }
+  static const struct Handler Handlers[] = {
+      {0, twice}, {3, twice}, {5, negate}};
+  for (int I = 0; I < N; ++I)
+    Total += apply(&Handlers[I % 3], I);
   printf("%s\n%ld\n", Buf, Total);
   return 0;
 }
