@@ -44,7 +44,7 @@ for n in $majors; do
     --format=symbol-order -o "$out/demo-$n.order"
   cat "$out/demo-$n.clusters"
   "clang-$n" -O2 -ffunction-sections -fuse-ld=lld -fbasic-block-address-map \
-    -fbasic-block-sections=list="$out/demo-$n.clusters" \
+    -fbasic-block-sections=list="$out/demo-$n.clusters" -falign-loops=1 \
     -Wl,--symbol-ordering-file="$out/demo-$n.order" "$root/examples/demo.c" \
     -o "$out/demo-$n.relaid"
   "$out/demo-$n.relaid" 12
