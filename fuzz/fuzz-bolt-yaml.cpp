@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/BoltProfile/BoltYAML.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>

@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bbmap/BoltProfile/FdataWriter.h"
+#include "bbmap/Layout/FlowInference.h"
+#include "bbmap/Layout/Layout.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
-#include "bbmap/Profile/FdataWriter.h"
-#include "bbmap/Profile/FlowInference.h"
-#include "bbmap/Profile/Layout.h"
 #include "bbmap/Profile/PreAggregatedReader.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"

@@ -10,7 +10,7 @@
 #ifndef BBMAP_DUMPER_BOLTYAMLPRINTER_H
 #define BBMAP_DUMPER_BOLTYAMLPRINTER_H
 
-#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/BoltProfile/BoltYAML.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>

@@ -11,10 +11,10 @@
 #ifndef BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
 #define BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
 
-#include "bbmap/Profile/BoltRecords.h"
-#include "bbmap/Profile/Layout.h"
+#include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/Layout/Layout.h"
+#include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Profile/ProfileSource.h"
-#include "bbmap/Profile/StaleMatching.h"
 #include <cstdint>
 #include <string>
 #include <vector>

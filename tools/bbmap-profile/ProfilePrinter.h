@@ -9,12 +9,12 @@
 #ifndef BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
 #define BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
 
+#include "bbmap/BoltProfile/BATProfileTranslator.h"
+#include "bbmap/Layout/FlowInference.h"
+#include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Object/MappedBinary.h"
-#include "bbmap/Profile/BATProfileTranslator.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
-#include "bbmap/Profile/FlowInference.h"
-#include "bbmap/Profile/StaleMatching.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>

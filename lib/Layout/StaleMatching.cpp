@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/StaleMatching.h"
+#include "bbmap/Layout/StaleMatching.h"
 #include "CodeHash.h"
 #include "FunctionFlow.h"
 #include "bbmap/Format.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_FLOWINFERENCE_H
-#define BBMAP_PROFILE_FLOWINFERENCE_H
+#ifndef BBMAP_LAYOUT_FLOWINFERENCE_H
+#define BBMAP_LAYOUT_FLOWINFERENCE_H
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
@@ -48,4 +48,4 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_FLOWINFERENCE_H
+#endif // BBMAP_LAYOUT_FLOWINFERENCE_H

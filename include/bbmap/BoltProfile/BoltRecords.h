@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTRECORDS_H
-#define BBMAP_PROFILE_BOLTRECORDS_H
+#ifndef BBMAP_BOLTPROFILE_BOLTRECORDS_H
+#define BBMAP_BOLTPROFILE_BOLTRECORDS_H
 
+#include "bbmap/BoltProfile/BoltFunctionTable.h"
+#include "bbmap/BoltProfile/BoltFunctionView.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
-#include "bbmap/Profile/BoltFunctionTable.h"
-#include "bbmap/Profile/BoltFunctionView.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include <cstdint>
 #include <map>
@@ -155,4 +155,4 @@ private:
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTRECORDS_H
+#endif // BBMAP_BOLTPROFILE_BOLTRECORDS_H

@@ -6,12 +6,12 @@
 // PGO successor lists, else from the decoded instruction that ends each
 // block), the flow network LLVM's profile inference ("profi") solves over
 // it, and writing the solved flow back as block, edge, call and return
-// counts. Private to lib/Profile.
+// counts. Private to lib/Layout.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_LIB_PROFILE_FUNCTIONFLOW_H
-#define BBMAP_LIB_PROFILE_FUNCTIONFLOW_H
+#ifndef BBMAP_LIB_LAYOUT_FUNCTIONFLOW_H
+#define BBMAP_LIB_LAYOUT_FUNCTIONFLOW_H
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Profile/BlockProfile.h"
@@ -76,4 +76,4 @@ void assignWeights(const FlowNetwork &Net, llvm::ArrayRef<CFGNode> Nodes,
 
 } // namespace bbmap
 
-#endif // BBMAP_LIB_PROFILE_FUNCTIONFLOW_H
+#endif // BBMAP_LIB_LAYOUT_FUNCTIONFLOW_H

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BATPROFILETRANSLATOR_H
-#define BBMAP_PROFILE_BATPROFILETRANSLATOR_H
+#ifndef BBMAP_BOLTPROFILE_BATPROFILETRANSLATOR_H
+#define BBMAP_BOLTPROFILE_BATPROFILETRANSLATOR_H
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
@@ -74,4 +74,4 @@ TranslatedProfile translateBATProfile(const BranchProfile &Profile,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BATPROFILETRANSLATOR_H
+#endif // BBMAP_BOLTPROFILE_BATPROFILETRANSLATOR_H

@@ -21,13 +21,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTHASH_H
-#define BBMAP_PROFILE_BOLTHASH_H
+#ifndef BBMAP_BOLTPROFILE_BOLTHASH_H
+#define BBMAP_BOLTPROFILE_BOLTHASH_H
 
+#include "bbmap/BoltProfile/BoltFunctionTable.h"
+#include "bbmap/BoltProfile/BoltFunctionView.h"
+#include "bbmap/BoltProfile/BoltYAMLProfile.h"
 #include "bbmap/Object/InstructionDecoder.h"
-#include "bbmap/Profile/BoltFunctionTable.h"
-#include "bbmap/Profile/BoltFunctionView.h"
-#include "bbmap/Profile/BoltYAMLProfile.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
@@ -113,4 +113,4 @@ private:
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTHASH_H
+#endif // BBMAP_BOLTPROFILE_BOLTHASH_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltRecords.h"
+#include "bbmap/BoltProfile/BoltRecords.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 

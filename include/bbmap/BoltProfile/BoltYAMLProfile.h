@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTYAMLPROFILE_H
-#define BBMAP_PROFILE_BOLTYAMLPROFILE_H
+#ifndef BBMAP_BOLTPROFILE_BOLTYAMLPROFILE_H
+#define BBMAP_BOLTPROFILE_BOLTYAMLPROFILE_H
 
 #include <cstdint>
 #include <string>
@@ -111,4 +111,4 @@ struct Profile {
 } // namespace boltyaml
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTYAMLPROFILE_H
+#endif // BBMAP_BOLTPROFILE_BOLTYAMLPROFILE_H

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_STALEMATCHING_H
-#define BBMAP_PROFILE_STALEMATCHING_H
+#ifndef BBMAP_LAYOUT_STALEMATCHING_H
+#define BBMAP_LAYOUT_STALEMATCHING_H
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
@@ -96,4 +96,4 @@ llvm::Expected<CarriedProfile> carryProfile(const BlockProfile &Old, Build From,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_STALEMATCHING_H
+#endif // BBMAP_LAYOUT_STALEMATCHING_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTFUNCTIONTABLE_H
-#define BBMAP_PROFILE_BOLTFUNCTIONTABLE_H
+#ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
+#define BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -79,4 +79,4 @@ private:
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTFUNCTIONTABLE_H
+#endif // BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H

@@ -18,12 +18,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTFUNCTIONVIEW_H
-#define BBMAP_PROFILE_BOLTFUNCTIONVIEW_H
+#ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONVIEW_H
+#define BBMAP_BOLTPROFILE_BOLTFUNCTIONVIEW_H
 
+#include "bbmap/BoltProfile/BoltFunctionTable.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
-#include "bbmap/Profile/BoltFunctionTable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -214,4 +214,4 @@ private:
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTFUNCTIONVIEW_H
+#endif // BBMAP_BOLTPROFILE_BOLTFUNCTIONVIEW_H

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltYAMLCounts.h"
-#include "bbmap/Profile/BoltFunctionView.h"
-#include "bbmap/Profile/BoltRecords.h"
+#include "bbmap/BoltProfile/BoltYAMLCounts.h"
+#include "bbmap/BoltProfile/BoltFunctionView.h"
+#include "bbmap/BoltProfile/BoltRecords.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"

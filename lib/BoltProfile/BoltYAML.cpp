@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltYAML.h"
+#include "bbmap/BoltProfile/BoltYAML.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"

@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTYAMLBUILDER_H
-#define BBMAP_PROFILE_BOLTYAMLBUILDER_H
+#ifndef BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H
+#define BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H
 
+#include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/BoltProfile/BoltYAMLProfile.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
-#include "bbmap/Profile/BoltRecords.h"
-#include "bbmap/Profile/BoltYAMLProfile.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
 
@@ -59,4 +59,4 @@ buildBoltYAML(const BlockProfile &Blocks, const MappedBinary &Binary,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTYAMLBUILDER_H
+#endif // BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/Layout.h"
+#include "bbmap/Layout/Layout.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

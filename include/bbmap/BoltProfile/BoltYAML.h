@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTYAML_H
-#define BBMAP_PROFILE_BOLTYAML_H
+#ifndef BBMAP_BOLTPROFILE_BOLTYAML_H
+#define BBMAP_BOLTPROFILE_BOLTYAML_H
 
-#include "bbmap/Profile/BoltYAMLProfile.h"
+#include "bbmap/BoltProfile/BoltYAMLProfile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,4 +51,4 @@ void writeBoltYAML(const Profile &P, llvm::raw_ostream &OS);
 } // namespace boltyaml
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTYAML_H
+#endif // BBMAP_BOLTPROFILE_BOLTYAML_H

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltFunctionTable.h"
+#include "bbmap/BoltProfile/BoltFunctionTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltHash.h"
+#include "bbmap/BoltProfile/BoltHash.h"
 #include "llvm/ADT/Bitfields.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/BinaryFormat/ELF.h"

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BATProfileTranslator.h"
+#include "bbmap/BoltProfile/BATProfileTranslator.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

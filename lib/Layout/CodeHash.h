@@ -8,12 +8,12 @@
 // different compilers (which number opcodes differently). Opcodes are
 // hashed by name, registers by name, immediates by value, except operands
 // that hold addresses (PC-relative targets and displacements), which move
-// from one build to the next. Private to lib/Profile.
+// from one build to the next. Private to lib/Layout.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_LIB_PROFILE_CODEHASH_H
-#define BBMAP_LIB_PROFILE_CODEHASH_H
+#ifndef BBMAP_LIB_LAYOUT_CODEHASH_H
+#define BBMAP_LIB_LAYOUT_CODEHASH_H
 
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Profile/BlockProfile.h"
@@ -29,4 +29,4 @@ std::vector<uint64_t> codeBlockHashes(const FunctionBlocks &F,
 
 } // namespace bbmap
 
-#endif // BBMAP_LIB_PROFILE_CODEHASH_H
+#endif // BBMAP_LIB_LAYOUT_CODEHASH_H

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltFunctionView.h"
+#include "bbmap/BoltProfile/BoltFunctionView.h"
 #include "bbmap/Format.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"

@@ -12,12 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_FDATAWRITER_H
-#define BBMAP_PROFILE_FDATAWRITER_H
+#ifndef BBMAP_BOLTPROFILE_FDATAWRITER_H
+#define BBMAP_BOLTPROFILE_FDATAWRITER_H
 
+#include "bbmap/BoltProfile/BoltRecords.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
-#include "bbmap/Profile/BoltRecords.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,4 +45,4 @@ llvm::Expected<FdataStats> writeFdata(const BranchProfile &Profile,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_FDATAWRITER_H
+#endif // BBMAP_BOLTPROFILE_FDATAWRITER_H

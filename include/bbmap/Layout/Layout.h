@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_LAYOUT_H
-#define BBMAP_PROFILE_LAYOUT_H
+#ifndef BBMAP_LAYOUT_LAYOUT_H
+#define BBMAP_LAYOUT_LAYOUT_H
 
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
@@ -78,4 +78,4 @@ void writeSymbolOrder(llvm::ArrayRef<FunctionLayout> Layout,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_LAYOUT_H
+#endif // BBMAP_LAYOUT_LAYOUT_H

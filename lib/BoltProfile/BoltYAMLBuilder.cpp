@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/BoltYAMLBuilder.h"
-#include "bbmap/Profile/BoltHash.h"
+#include "bbmap/BoltProfile/BoltYAMLBuilder.h"
+#include "bbmap/BoltProfile/BoltHash.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/FdataWriter.h"
+#include "bbmap/BoltProfile/FdataWriter.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
 

@@ -15,13 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_BOLTYAMLCOUNTS_H
-#define BBMAP_PROFILE_BOLTYAMLCOUNTS_H
+#ifndef BBMAP_BOLTPROFILE_BOLTYAMLCOUNTS_H
+#define BBMAP_BOLTPROFILE_BOLTYAMLCOUNTS_H
 
+#include "bbmap/BoltProfile/BoltYAMLProfile.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
-#include "bbmap/Profile/BoltYAMLProfile.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,4 +53,4 @@ YAMLCounts countYAMLBlocks(const boltyaml::Profile &P,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_BOLTYAMLCOUNTS_H
+#endif // BBMAP_BOLTPROFILE_BOLTYAMLCOUNTS_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bbmap/Profile/FlowInference.h"
+#include "bbmap/Layout/FlowInference.h"
 #include "FunctionFlow.h"
 #include "llvm/Support/MathExtras.h"
 
