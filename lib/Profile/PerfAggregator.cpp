@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PerfAggregator.h"
+#include "bbmap/Profile/RecordTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -274,8 +275,7 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   Others.push_back(std::move(Counts));
   BranchProfile Profile;
   Profile.Events = std::move(Events);
-  using Key = std::tuple<uint64_t, uint64_t, uint64_t, unsigned>;
-  DenseMap<Key, size_t> TraceIndex;
+  RecordTable Records;
   DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
   for (RawCounts &C : Others) {
     Profile.HasBranches |= C.HasBranches;
@@ -303,28 +303,24 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
           T.Kind = TraceKind::BranchAndFallthrough;
           T.FallthroughEnd = *End;
         }
-      Key TK{T.From, T.To, T.FallthroughEnd,
-             unsigned(T.Kind) << 2 | unsigned(T.FromExternal) << 1 |
-                 unsigned(T.ToExternal)};
-      auto [It, New] = TraceIndex.try_emplace(TK, Profile.Traces.size());
-      if (New)
-        Profile.Traces.push_back(T);
-      Trace &Total = Profile.Traces[It->second];
-      Total.Count += Sum.Count;
-      Total.Mispreds += Sum.Mispreds;
+      T.Count = Sum.Count;
+      T.Mispreds = Sum.Mispreds;
+      auto [Total, New] = Records.addTrace(Profile, T);
+      if (!New) {
+        Total.Count += Sum.Count;
+        Total.Mispreds += Sum.Mispreds;
+      }
     }
   }
-  DenseMap<uint64_t, size_t> SampleIndex;
   for (const auto &[K, N] : Samples) {
     std::optional<uint64_t> Address = translate(Views[K.first], K.second);
     if (!Address) {
       Profile.Skipped.OtherBinary += N;
       continue;
     }
-    auto [It, New] = SampleIndex.try_emplace(*Address, Profile.Samples.size());
-    if (New)
-      Profile.Samples.push_back({*Address, 0});
-    Profile.Samples[It->second].Count += N;
+    auto [Total, New] = Records.addSample(Profile, {*Address, N});
+    if (!New)
+      Total.Count += N;
   }
   // Hash order is no order: sort, so that equal inputs give equal profiles.
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {

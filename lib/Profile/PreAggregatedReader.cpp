@@ -2,17 +2,17 @@
 //
 // One pass over the buffer that scans each field in place with hand-written
 // hex and decimal loops: nothing is allocated per line except an event
-// name. Identical records are summed as they are read (a hash table from
-// record to its place in the profile), so memory grows with the number of
-// distinct records, not with the file. A large file is cut at line breaks
-// into parts parsed on every core and merged in file order, so the result
-// is the same for any number of parts.
+// name. Identical records are summed as they are read (RecordTable: a hash
+// table from record to its place in the profile), so memory grows with the
+// number of distinct records, not with the file. A large file is cut at line
+// breaks into parts parsed on every core and merged in file order, so the
+// result is the same for any number of parts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/PreAggregatedReader.h"
 #include "ProfileText.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Profile/RecordTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -36,34 +36,6 @@ enum class Place : uint8_t { Binary, External, OtherBinary };
 struct Location {
   uint64_t Address = 0;
   Place Where = Place::Binary;
-};
-
-/// What makes two records the same record. Kind is a TraceKind, or
-/// SampleKind for a sample; the hash table's own keys use kinds no record
-/// has, so any address can be a key.
-struct TraceKey {
-  uint64_t From, To, End;
-  uint8_t Kind, Flags;
-  bool operator==(const TraceKey &O) const {
-    return From == O.From && To == O.To && End == O.End && Kind == O.Kind &&
-           Flags == O.Flags;
-  }
-};
-
-constexpr uint8_t SampleKind = 0x80;
-
-struct TraceKeyInfo {
-  static TraceKey getEmptyKey() { return {0, 0, 0, 0xff, 0}; }
-  static TraceKey getTombstoneKey() { return {0, 0, 0, 0xfe, 0}; }
-  /// A multiply-xor mix: hash_combine cost a sixth of the reading time.
-  static unsigned getHashValue(const TraceKey &K) {
-    uint64_t H = K.From * 0x9e3779b97f4a7c15ULL;
-    H = (H ^ (H >> 29) ^ K.To) * 0xbf58476d1ce4e5b9ULL;
-    H = (H ^ (H >> 31) ^ K.End) * 0x94d049bb133111ebULL;
-    H ^= uint64_t(K.Kind) << 8 | K.Flags;
-    return unsigned(H ^ (H >> 32));
-  }
-  static bool isEqual(const TraceKey &A, const TraceKey &B) { return A == B; }
 };
 
 /// Parses the buffer into the profile, one line at a time. Fields are
@@ -130,7 +102,7 @@ private:
   const char *End;
   uint64_t LineNo;
   /// Where each distinct record is in P.Traces or P.Samples.
-  DenseMap<TraceKey, uint32_t, TraceKeyInfo> RecordIndex;
+  RecordTable Records;
 };
 
 /// Scans hex digits at Cur into Value; TooLong is set if they do not fit
@@ -227,24 +199,16 @@ Error Parser::addCount(uint64_t &Total, uint64_t Count, const char *What) {
 }
 
 Error Parser::addSample(const Sample &S) {
-  TraceKey Key{S.Address, 0, 0, SampleKind, 0};
-  auto [It, New] = RecordIndex.try_emplace(Key, P.Samples.size());
-  if (New) {
-    P.Samples.push_back(S);
+  auto [Sum, New] = Records.addSample(P, S);
+  if (New)
     return Error::success();
-  }
-  return addCount(P.Samples[It->second].Count, S.Count, "count");
+  return addCount(Sum.Count, S.Count, "count");
 }
 
 Error Parser::addTrace(const Trace &T) {
-  TraceKey Key{T.From, T.To, T.FallthroughEnd, uint8_t(T.Kind),
-               uint8_t(T.FromExternal | T.ToExternal << 1)};
-  auto [It, New] = RecordIndex.try_emplace(Key, P.Traces.size());
-  if (New) {
-    P.Traces.push_back(T);
+  auto [Sum, New] = Records.addTrace(P, T);
+  if (New)
     return Error::success();
-  }
-  Trace &Sum = P.Traces[It->second];
   if (Error E = addCount(Sum.Count, T.Count, "count"))
     return E;
   return addCount(Sum.Mispreds, T.Mispreds, "mispredictions");
