@@ -21,24 +21,34 @@ namespace bbmap {
 
 namespace {
 
+/// A call site and its count, as BlockProfile::Calls holds them.
+using CallCount = std::pair<CallKey, EdgeCount>;
+
 /// Edges and calls of one function, found through their source entries.
 struct FunctionView {
   const FunctionBlocks &F;
   std::vector<BlockEdge> Edges;
-  std::vector<std::pair<CallKey, EdgeCount>> Calls;
+  std::vector<CallCount> Calls;
 };
 
-FunctionView viewOf(const FunctionBlocks &F, const BlockProfile &P,
-                    const AddressIndex &Index) {
-  FunctionView V{F, functionEdges(P, Index, F), {}};
-  uint32_t Lo = F.Entries.front(), Hi = F.Entries.back();
+/// The calls made from each of \p Functions (those whose site is in one of
+/// its blocks), each in BlockProfile::Calls order: one pass over the calls
+/// for all functions.
+std::vector<std::vector<CallCount>>
+callsByFunction(ArrayRef<FunctionBlocks> Functions, const BlockProfile &P,
+                const AddressIndex &Index) {
+  constexpr uint32_t NoFunction = UINT32_MAX;
+  std::vector<uint32_t> Owner(Index.numBlocks(), NoFunction);
+  for (uint32_t I = 0; I < Functions.size(); ++I)
+    for (uint32_t E : Functions[I].Entries)
+      Owner[E] = I;
+  std::vector<std::vector<CallCount>> Calls(Functions.size());
   for (const auto &[Key, C] : P.Calls) {
     uint32_t E = Index.find(Key.Site, LookupSide::From);
-    if (E != AddressIndex::NotFound && E >= Lo && E <= Hi &&
-        Index.sameFunction(E, F.Entries.front()))
-      V.Calls.push_back({Key, C});
+    if (E != AddressIndex::NotFound && Owner[E] != NoFunction)
+      Calls[Owner[E]].push_back({Key, C});
   }
-  return V;
+  return Calls;
 }
 
 std::string calleeName(const MappedBinary &Binary, uint64_t Address) {
@@ -245,9 +255,16 @@ void printProfileJSON(raw_ostream &OS, const MappedBinary &Binary,
       J.attributeObject("Stale", [&] { printStaleJSON(J, Origin); });
     J.attributeObject("Stats", [&] { printStatsJSON(J, P.Stats); });
     J.attributeArray("Functions", [&] {
-      for (const FunctionBlocks &F : profiledFunctions(P, Binary.index()))
+      const AddressIndex &Index = Binary.index();
+      std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
+      std::vector<std::vector<CallCount>> Calls =
+          callsByFunction(Functions, P, Index);
+      for (size_t I = 0; I < Functions.size(); ++I)
         J.object([&] {
-          printFunctionJSON(J, Binary, P, viewOf(F, P, Binary.index()));
+          const FunctionBlocks &F = Functions[I];
+          printFunctionJSON(
+              J, Binary, P,
+              {F, functionEdges(P, Index, F), std::move(Calls[I])});
         });
     });
   });
@@ -330,7 +347,7 @@ Error printFunctionCFG(raw_ostream &OS, const MappedBinary &Binary,
                   M.ID, utohexstr(M.BlockStart, /*LowerCase=*/true),
                   P.Counts[E], 0.17 * (1 - Heat), Heat);
   }
-  for (const auto &[Key, C] : viewOf(F, P, Index).Edges)
+  for (const auto &[Key, C] : functionEdges(P, Index, F))
     OS << formatv("  b{0} -> b{1} [label=\"{2}\", penwidth={3:f2}];\n",
                   Index.match(Key.first).ID, Index.match(Key.second).ID,
                   C.Count, 1 + 4.0 * C.Count / Max);
