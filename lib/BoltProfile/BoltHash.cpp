@@ -11,6 +11,7 @@
 #include "bbmap/BoltProfile/BoltHash.h"
 #include "llvm/ADT/Bitfields.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCInst.h"
@@ -143,9 +144,13 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
   }
 }
 
-void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
-  if (Obj.getArch() != Triple::x86_64)
-    return;
+/// Calls \p Visit with each relocation of \p Obj that applies to a text
+/// section and that \p Wanted accepts, with its symbol's value and its
+/// addend; relocations whose value or addend cannot be read are left out.
+static void forEachTextRelocation(
+    const ELFObjectFileBase &Obj,
+    function_ref<bool(const RelocationRef &)> Wanted,
+    function_ref<void(const RelocationRef &, uint64_t, int64_t)> Visit) {
   for (const SectionRef &S : Obj.sections()) {
     Expected<section_iterator> Target = S.getRelocatedSection();
     if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
@@ -154,40 +159,42 @@ void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
       continue;
     }
     for (const RelocationRef &R : S.relocations()) {
-      uint64_t Type = R.getType();
-      if (Type != ELF::R_X86_64_32 && Type != ELF::R_X86_64_32S &&
-          Type != ELF::R_X86_64_64)
+      if (!Wanted(R))
         continue;
       Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
       Expected<uint64_t> Value = R.getSymbol()->getValue();
       if (Addend && Value)
-        // A linked file's relocations are at addresses.
-        AbsoluteRelocations[R.getOffset()] = *Value + *Addend;
+        Visit(R, *Value, *Addend);
       consumeError(Addend.takeError());
       consumeError(Value.takeError());
     }
   }
 }
 
+void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
+  if (Obj.getArch() != Triple::x86_64)
+    return;
+  forEachTextRelocation(
+      Obj,
+      [](const RelocationRef &R) {
+        uint64_t Type = R.getType();
+        return Type == ELF::R_X86_64_32 || Type == ELF::R_X86_64_32S ||
+               Type == ELF::R_X86_64_64;
+      },
+      [&](const RelocationRef &R, uint64_t Value, int64_t Addend) {
+        // A linked file's relocations are at addresses.
+        AbsoluteRelocations[R.getOffset()] = Value + Addend;
+      });
+}
+
 void BoltHasher::collectAArch64Relocations(const ELFObjectFileBase &Obj) {
   if (Obj.getArch() != Triple::aarch64)
     return;
-  for (const SectionRef &S : Obj.sections()) {
-    Expected<section_iterator> Target = S.getRelocatedSection();
-    if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
-      if (!Target)
-        consumeError(Target.takeError());
-      continue;
-    }
-    for (const RelocationRef &R : S.relocations()) {
-      Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
-      Expected<uint64_t> Value = R.getSymbol()->getValue();
-      if (Addend && Value)
-        AArch64Relocations[R.getOffset()] = {R.getType(), *Value, *Addend};
-      consumeError(Addend.takeError());
-      consumeError(Value.takeError());
-    }
-  }
+  forEachTextRelocation(
+      Obj, [](const RelocationRef &) { return true; },
+      [&](const RelocationRef &R, uint64_t Value, int64_t Addend) {
+        AArch64Relocations[R.getOffset()] = {R.getType(), Value, Addend};
+      });
   for (const SectionRef &S : Obj.sections()) {
     Expected<StringRef> Name = S.getName();
     if (Name && *Name == ".got" && S.getSize())
