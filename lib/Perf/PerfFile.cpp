@@ -9,11 +9,10 @@
 
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Support/ByteReader.h"
+#include "bbmap/Support/MappedPages.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Process.h"
-#include <sys/mman.h>
 #include <zstd.h>
 
 using namespace llvm;
@@ -670,14 +669,7 @@ void PerfFile::releaseBefore(uint64_t Offset) {
   if (!Mapped || Offset <= Released)
     return;
   Offset = std::min<uint64_t>(Offset, Buffer.getBufferSize());
-  uint64_t Page = sys::Process::getPageSizeEstimate();
-  uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
-  uintptr_t From = alignTo(Base + Released, Page);
-  uintptr_t To = alignDown(Base + Offset, Page);
-  // A read-only mapping of a file: its pages come back from the page cache
-  // if touched again.
-  if (To > From)
-    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+  releaseMappedPages(Buffer, Released, Offset);
   Released = Offset;
 }
 

@@ -10,12 +10,10 @@
 #include "InstrProfCommand.h"
 #include "InstrProfMatchPrinter.h"
 #include "bbmap/InstrProf/InstrProfReader.h"
+#include "bbmap/Support/MappedPages.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include <sys/mman.h>
 
 using namespace llvm;
 
@@ -56,17 +54,11 @@ public:
 
 private:
   void releaseBefore(uint64_t Offset) {
-    if (Buffer.getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+    if (Buffer.getBufferKind() != MemoryBuffer::MemoryBuffer_MMap ||
+        Offset <= Released)
       return;
-    uint64_t Page = sys::Process::getPageSizeEstimate();
-    uintptr_t Base = reinterpret_cast<uintptr_t>(Buffer.getBufferStart());
-    uintptr_t From = alignTo(Base + Released, Page);
-    uintptr_t To = alignDown(Base + Offset, Page);
-    // A read-only mapping of a file: a page touched again comes back from
-    // the page cache.
-    if (To > From)
-      ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
-    Released = std::max(Released, Offset);
+    releaseMappedPages(Buffer.getMemBufferRef(), Released, Offset);
+    Released = Offset;
   }
 
   InstrProfConsumer &Next;
