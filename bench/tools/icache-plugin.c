@@ -63,6 +63,7 @@
 #include <unistd.h>
 
 #include "guest-maps.h"
+#include "plugin-output.h"
 #include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
@@ -239,13 +240,9 @@ static int compare_lines(const void *x, const void *y) {
 static void write_stats(qemu_plugin_id_t id, void *userdata) {
   (void)id;
   (void)userdata;
-  if (getpid() != owner_pid)
+  FILE *f = open_result(out_path, owner_pid);
+  if (!f)
     return;
-  FILE *f = fopen(out_path, "w");
-  if (!f) {
-    perror(out_path);
-    return;
-  }
   fprintf(f, "# icache-sim 1\n");
   if (other_vcpu_seen)
     fprintf(f, "# error: the guest ran more than one thread; only thread 0 "
@@ -265,8 +262,7 @@ static void write_stats(qemu_plugin_id_t id, void *userdata) {
               (unsigned long long)stats[i].addr,
               (unsigned long long)stats[i].fetches,
               (unsigned long long)stats[i].misses);
-  if (fclose(f) != 0)
-    perror(out_path);
+  close_result(f, out_path);
 }
 
 static bool power_of_two(unsigned long v) { return v && !(v & (v - 1)); }

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plugin-output.h"
 #include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
@@ -117,13 +118,9 @@ static int by_address(const void *x, const void *y) {
 static void write_counts(qemu_plugin_id_t id, void *userdata) {
   (void)id;
   (void)userdata;
-  if (getpid() != owner_pid)
+  FILE *f = open_result(out_path, owner_pid);
+  if (!f)
     return;
-  FILE *f = fopen(out_path, "w");
-  if (!f) {
-    perror(out_path);
-    return;
-  }
   struct counter **sorted = xcalloc(n_used ? n_used : 1, sizeof *sorted);
   for (size_t i = 0; i < n_used; i++)
     sorted[i] = &blocks[i / BLOCK][i % BLOCK];
@@ -138,8 +135,7 @@ static void write_counts(qemu_plugin_id_t id, void *userdata) {
       fprintf(f, "%llx %llu\n", (unsigned long long)sorted[i]->address,
               (unsigned long long)sorted[i]->count);
   free(sorted);
-  if (fclose(f) != 0)
-    perror(out_path);
+  close_result(f, out_path);
 }
 
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,

@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #include "guest-maps.h"
+#include "plugin-output.h"
 #include "qemu-plugin-api.h"
 
 EXPORT int qemu_plugin_version = PLUGIN_API_VERSION;
@@ -252,11 +253,9 @@ static void write_triples(qemu_plugin_id_t id, void *userdata) {
   if (prev)
     add(run_start, prev->last, 0, 1);
   prev = NULL;
-  FILE *f = fopen(out_path, "w");
-  if (!f) {
-    perror(out_path);
+  FILE *f = open_result(out_path, owner_pid);
+  if (!f)
     return;
-  }
   fprintf(f, "# exact-trace 1\n");
   if (other_vcpu_seen)
     fprintf(f, "# error: the guest ran more than one thread; only thread 0 "
@@ -277,8 +276,7 @@ static void write_triples(qemu_plugin_id_t id, void *userdata) {
             (unsigned long long)table[i].source,
             (unsigned long long)table[i].target,
             (unsigned long long)table[i].count);
-  if (fclose(f) != 0)
-    perror(out_path);
+  close_result(f, out_path);
   if (other_vcpu_seen)
     fprintf(stderr, "trace-plugin: more than one guest thread; %s is marked "
                     "invalid\n", out_path);
