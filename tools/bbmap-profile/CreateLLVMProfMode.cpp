@@ -18,7 +18,6 @@
 
 #include "DriverMode.h"
 #include "ProfileCommand.h"
-#include "bbmap/Support/ToolVersion.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -187,8 +186,6 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
   std::string ToolName = sys::path::filename(Args[0]).str();
   keepOnlyGenericOptions();
   CreateLLVMProfOptions Opts;
-  cl::SetVersionPrinter(
-      [&](raw_ostream &OS) { printToolVersion(OS, ToolName); });
   if (!parseDropInCommandLine(
           Args,
           "create_llvm_prof (bbmap-profile): a Propeller layout from "

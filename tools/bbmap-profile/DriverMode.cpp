@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
+#include "bbmap/Support/ToolVersion.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -77,6 +78,8 @@ bool parseDropInCommandLine(ArrayRef<const char *> Args, StringRef Overview,
                             StringRef ToolName,
                             const cl::list<std::string> &Unknown,
                             StringRef ModeName) {
+  cl::SetVersionPrinter(
+      [Name = ToolName.str()](raw_ostream &OS) { printToolVersion(OS, Name); });
   std::string Messages;
   raw_string_ostream Errs(Messages);
   bool Parsed =

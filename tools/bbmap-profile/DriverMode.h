@@ -34,7 +34,8 @@ void keepOnlyGenericOptions();
 
 /// Parses \p Args against the options registered (a drop-in mode's, after
 /// keepOnlyGenericOptions) and \p Unknown, a cl::Sink list that collects
-/// the options no registered one matches. Anything wrong (an unknown
+/// the options no registered one matches; --version prints bbmap's version
+/// under \p ToolName. Anything wrong (an unknown
 /// option, a missing or extra argument, a bad value) is reported in one
 /// line under \p ToolName; returns false then.
 bool parseDropInCommandLine(llvm::ArrayRef<const char *> Args,

@@ -16,7 +16,6 @@
 
 #include "DriverMode.h"
 #include "ProfileCommand.h"
-#include "bbmap/Support/ToolVersion.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -165,8 +164,6 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   std::string ToolName = sys::path::filename(Args[0]).str();
   keepOnlyGenericOptions();
   Perf2BoltOptions Opts;
-  cl::SetVersionPrinter(
-      [&](raw_ostream &OS) { printToolVersion(OS, ToolName); });
   if (!parseDropInCommandLine(
           Args,
           "perf2bolt (bbmap-profile): a profile to BOLT's fdata or YAML\n\n"
