@@ -122,12 +122,9 @@ status=0
 cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 # args RUN: speedtest1's arguments for RUN.
 args() { echo "${WL[*]} ${RUN_ARGS[$1]}"; }
-# check_run WHAT RUN FILE: FILE is what plain printed for RUN.
-check_run() {
-  if ! normalize <"$3" | cmp -s - "expected.$2.out"; then
-    echo "OUTPUT DIFFERS: $1 on $2 ($out/$3)"; status=1
-  fi
-}
+# check_run WHAT RUN FILE: FILE is what plain printed for RUN (lib.sh's
+# check_out against that run's expected output).
+check_run() { check_out "$1 on $2" "$3" "expected.$2.out"; }
 
 # The baseline and the profiled binary, and each run's expected output.
 if [ ! -x prof ]; then
