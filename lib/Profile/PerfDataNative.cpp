@@ -4,7 +4,8 @@
 // order (deliverInOrder), keeps the mappings (PerfAggregator) and cuts the
 // delivered samples into batches, each sample with the view of its
 // process at its delivery; the batches are counted on a thread pool into
-// per-worker RawCounts, which are summed at the end. Sums do not depend on
+// per-worker RawCounts, and by the reading thread itself when every worker
+// is busy; the counts are summed at the end. Sums do not depend on
 // how samples were batched or which worker counted them, so the profile is
 // the same for every thread count. Memory holds the batches in flight, the
 // queue of about two rounds and one count per distinct record.
@@ -23,7 +24,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
-#include <condition_variable>
 #include <mutex>
 #include <set>
 
@@ -83,28 +83,29 @@ void countBatch(const Batch &B, ByteOrder Order,
   }
 }
 
-/// Batches counted on a thread pool, at most two per worker in flight,
-/// into RawCounts of which each worker uses one at a time.
+/// Batches counted on a thread pool into RawCounts of which each worker
+/// uses one at a time. When every worker is busy and one more batch
+/// waits, the reading thread counts a batch itself, into counts of its
+/// own: every core counts, and the batches in flight stay few.
 class BatchCounter {
 public:
   /// \p Threads counts the reading thread: Threads - 1 workers count.
   BatchCounter(unsigned Threads, ByteOrder Order) : Order(Order) {
-    if (Threads > 1)
+    if (Threads > 1) {
       Pool = std::make_unique<DefaultThreadPool>(
           hardware_concurrency(Threads - 1));
-    MaxInFlight = 2 * std::max(1U, Threads);
+      MaxInFlight = Pool->getMaxConcurrency() + 1;
+    }
   }
 
   void submit(Batch B) {
-    if (!Pool) {
-      if (Free.empty())
-        Free.emplace_back();
-      countBatch(B, Order, Free.back());
+    std::unique_lock<std::mutex> Lock(Mutex);
+    if (InFlight == MaxInFlight) {
+      Lock.unlock();
+      countBatch(B, Order, Own);
       return;
     }
     auto Shared = std::make_shared<Batch>(std::move(B));
-    std::unique_lock<std::mutex> Lock(Mutex);
-    Done.wait(Lock, [&] { return InFlight < MaxInFlight; });
     ++InFlight;
     InFlightOldest.insert(Shared->Oldest);
     Lock.unlock();
@@ -115,7 +116,6 @@ public:
       Free.push_back(std::move(Counts));
       InFlightOldest.erase(InFlightOldest.find(Shared->Oldest));
       --InFlight;
-      Done.notify_all();
     });
   }
 
@@ -129,6 +129,7 @@ public:
   std::vector<PerfAggregator::RawCounts> finish() {
     if (Pool)
       Pool->wait();
+    Free.push_back(std::move(Own));
     return std::move(Free);
   }
 
@@ -145,11 +146,14 @@ private:
   ByteOrder Order;
   std::unique_ptr<DefaultThreadPool> Pool;
   std::mutex Mutex;
-  std::condition_variable Done;
+  /// Batches handed to the pool and not yet counted; the pool takes at
+  /// most MaxInFlight (none without a pool).
   unsigned InFlight = 0;
-  unsigned MaxInFlight = 1;
+  unsigned MaxInFlight = 0;
   std::multiset<uint64_t> InFlightOldest;
   std::vector<PerfAggregator::RawCounts> Free;
+  /// The reading thread's counts.
+  PerfAggregator::RawCounts Own;
 };
 
 /// What a native read needs while records are delivered.
