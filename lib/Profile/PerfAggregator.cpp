@@ -92,30 +92,23 @@ bool PerfBinary::contains(uint64_t Address) const {
   });
 }
 
-unsigned PerfAggregator::RawCounts::BranchInfo::getHashValue(const Branch &B) {
-  uint64_t H = B.From * 0x9e3779b97f4a7c15ULL;
-  H = (H ^ (H >> 29) ^ B.To) * 0xbf58476d1ce4e5b9ULL;
-  H = (H ^ (H >> 31) ^ B.View) * 0x94d049bb133111ebULL;
+unsigned PerfAggregator::RawCounts::EntryInfo::getHashValue(const Entry &E) {
+  // Independent products: their multiplications overlap.
+  uint64_t H = E.From * 0x9e3779b97f4a7c15ULL ^ E.To * 0xbf58476d1ce4e5b9ULL ^
+               E.End * 0x94d049bb133111ebULL ^ E.ViewAndEnd;
   return unsigned(H ^ (H >> 32));
-}
-
-uint32_t PerfAggregator::RawCounts::number(const Branch &B) {
-  auto [It, New] = BranchNumbers.try_emplace(B, Branches.size());
-  if (New)
-    Branches.push_back(B);
-  return It->second;
 }
 
 void PerfAggregator::RawCounts::addStack(ViewID View,
                                          ArrayRef<PerfBranch> Stack) {
   HasBranches = true;
-  uint64_t Newer = Newest;
+  uint64_t End = 0, ViewAndEnd = uint64_t(View) << 1;
   for (const PerfBranch &B : Stack) {
-    uint32_t N = number({B.From, B.To, View});
-    Counts &C = Pairs[Newer << 32 | N];
+    Counts &C = Entries[{B.From, B.To, End, ViewAndEnd}];
     ++C.Count;
     C.Mispreds += B.Mispred;
-    Newer = N;
+    End = B.From;
+    ViewAndEnd |= 1;
   }
 }
 
@@ -282,12 +275,10 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
     Profile.Skipped.OtherBinary += C.OtherBinary;
     for (const auto &[K, N] : C.Samples)
       Samples[K] += N;
-    for (const auto &[PairKey, Sum] : C.Pairs) {
-      const RawCounts::Branch &B = C.Branches[uint32_t(PairKey)];
-      uint32_t Newer = PairKey >> 32;
-      const View &V = Views[B.View];
-      std::optional<uint64_t> From = translate(V, B.From);
-      std::optional<uint64_t> To = translate(V, B.To);
+    for (const auto &[E, Sum] : C.Entries) {
+      const View &V = Views[E.ViewAndEnd >> 1];
+      std::optional<uint64_t> From = translate(V, E.From);
+      std::optional<uint64_t> To = translate(V, E.To);
       if (!From && !To) {
         Profile.Skipped.Outside += Sum.Count;
         continue;
@@ -297,9 +288,8 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       T.To = To.value_or(0);
       T.FromExternal = !From;
       T.ToExternal = !To;
-      if (Newer != RawCounts::Newest && To)
-        if (std::optional<uint64_t> End =
-                translate(V, C.Branches[Newer].From)) {
+      if ((E.ViewAndEnd & 1) && To)
+        if (std::optional<uint64_t> End = translate(V, E.End)) {
           T.Kind = TraceKind::BranchAndFallthrough;
           T.FallthroughEnd = *End;
         }

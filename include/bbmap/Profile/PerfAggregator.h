@@ -97,10 +97,9 @@ public:
 
   /// Samples counted at runtime addresses; owned by one thread at a time.
   ///
-  /// A branch stack entry is counted in two steps that keep the hot tables
-  /// small: the entry's branch (ends and view) gets a number, and the pair
-  /// (number of the next newer entry's branch, number of this one) is
-  /// counted under one 64-bit key.
+  /// A branch stack entry is counted with one hash lookup, under its
+  /// branch (ends and view) and the source of the next newer entry, where
+  /// the fall-through after its target ends.
   class RawCounts {
   public:
     /// Counts a branch stack, newest entry first, of a process with
@@ -116,31 +115,30 @@ public:
 
   private:
     friend class PerfAggregator;
-    struct Branch {
+    struct Entry {
       uint64_t From, To;
-      ViewID View;
+      /// The next newer entry's source, when there is one.
+      uint64_t End;
+      /// View << 1, | 1 when End is meaningful. One word: as two 32-bit
+      /// fields, clang compared them with one 64-bit load right after two
+      /// 32-bit stores, a store-forwarding stall in every lookup.
+      uint64_t ViewAndEnd;
     };
-    struct BranchInfo {
-      static Branch getEmptyKey() { return {0, 0, ~0U}; }
-      static Branch getTombstoneKey() { return {0, 0, ~0U - 1}; }
-      static unsigned getHashValue(const Branch &B);
-      static bool isEqual(const Branch &A, const Branch &B) {
-        return A.From == B.From && A.To == B.To && A.View == B.View;
+    struct EntryInfo {
+      static Entry getEmptyKey() { return {0, 0, 0, ~0ULL}; }
+      static Entry getTombstoneKey() { return {0, 0, 0, ~0ULL - 1}; }
+      static unsigned getHashValue(const Entry &E);
+      static bool isEqual(const Entry &A, const Entry &B) {
+        return A.From == B.From && A.To == B.To && A.End == B.End &&
+               A.ViewAndEnd == B.ViewAndEnd;
       }
     };
     struct Counts {
       uint64_t Count = 0;
       uint64_t Mispreds = 0;
     };
-    /// No newer entry: the high half of a pair key.
-    static constexpr uint32_t Newest = ~0U;
 
-    uint32_t number(const Branch &B);
-
-    llvm::DenseMap<Branch, uint32_t, BranchInfo> BranchNumbers;
-    std::vector<Branch> Branches;
-    /// (newer entry's branch number or Newest) << 32 | branch number.
-    llvm::DenseMap<uint64_t, Counts> Pairs;
+    llvm::DenseMap<Entry, Counts, EntryInfo> Entries;
     llvm::DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
     uint64_t OtherBinary = 0;
     bool HasBranches = false;
