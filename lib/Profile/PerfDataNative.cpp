@@ -4,8 +4,8 @@
 // order (deliverInOrder), keeps the mappings (PerfAggregator) and cuts the
 // delivered samples into batches, each sample with the view of its
 // process at its delivery; the batches are counted on a thread pool into
-// per-worker RawCounts, and by the reading thread itself when every worker
-// is busy; the counts are summed at the end. Sums do not depend on
+// per-worker RawCounts, and by the reading thread itself when the workers
+// have enough; the counts are summed at the end. Sums do not depend on
 // how samples were batched or which worker counted them, so the profile is
 // the same for every thread count. Memory holds the batches in flight, the
 // queue of about two rounds and one count per distinct record.
@@ -84,9 +84,9 @@ void countBatch(const Batch &B, ByteOrder Order,
 }
 
 /// Batches counted on a thread pool into RawCounts of which each worker
-/// uses one at a time. When every worker is busy and one more batch
-/// waits, the reading thread counts a batch itself, into counts of its
-/// own: every core counts, and the batches in flight stay few.
+/// uses one at a time. When the workers have enough batches, the reading
+/// thread counts the next one itself, into counts of its own: every core
+/// counts, and the batches in flight stay few.
 class BatchCounter {
 public:
   /// \p Threads counts the reading thread: Threads - 1 workers count.
@@ -94,7 +94,7 @@ public:
     if (Threads > 1) {
       Pool = std::make_unique<DefaultThreadPool>(
           hardware_concurrency(Threads - 1));
-      MaxInFlight = Pool->getMaxConcurrency() + 1;
+      MaxInFlight = 2 * Pool->getMaxConcurrency() + 1;
     }
   }
 
@@ -146,8 +146,10 @@ private:
   ByteOrder Order;
   std::unique_ptr<DefaultThreadPool> Pool;
   std::mutex Mutex;
-  /// Batches handed to the pool and not yet counted; the pool takes at
-  /// most MaxInFlight (none without a pool).
+  /// Batches handed to the pool and not yet counted. The pool takes at
+  /// most MaxInFlight (none without a pool): two per worker and one more,
+  /// so that the workers still have batches when the reading thread is
+  /// done counting one itself.
   unsigned InFlight = 0;
   unsigned MaxInFlight = 0;
   std::multiset<uint64_t> InFlightOldest;
