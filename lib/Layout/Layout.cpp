@@ -12,8 +12,9 @@
 #include "bbmap/Layout/Layout.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Transforms/Utils/CodeLayout.h"
 #include <map>
 
@@ -118,6 +119,29 @@ std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
 
 } // namespace
 
+/// The DWARF compile-unit names of code addresses, read on first use.
+class CompileUnitNames {
+public:
+  explicit CompileUnitNames(const object::ObjectFile &Obj) : Obj(Obj) {}
+
+  /// DW_AT_name of the compile unit covering \p Address; empty if none
+  /// (no debug information, or information that does not decode).
+  std::string at(uint64_t Address) {
+    if (!Context)
+      Context = DWARFContext::create(
+          Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+          consumeError, consumeError);
+    DWARFCompileUnit *CU = Context->getCompileUnitForCodeAddress(Address);
+    if (!CU)
+      return std::string();
+    return dwarf::toString(CU->getUnitDIE().find(dwarf::DW_AT_name), "");
+  }
+
+private:
+  const object::ObjectFile &Obj;
+  std::unique_ptr<DWARFContext> Context;
+};
+
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary) {
   const AddressIndex &Index = Binary.index();
@@ -127,11 +151,14 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
   std::vector<FunctionLayout> Layout;
+  CompileUnitNames Units(Binary.object());
   for (uint64_t I : functionOrder(Functions, P, Index)) {
     const FunctionBlocks &F = Functions[I];
     FunctionLayout L;
     L.Name = F.Name.str();
-    L.Module = moduleOf(F, Binary);
+    L.SharedName = Binary.functionsNamed(F.Name) > 1;
+    if (L.SharedName)
+      L.Module = Units.at(F.Address);
     L.HotBlocks = hotBlocks(F, P, Index);
     L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
     L.Flow = flowOf(F, P, Index);
@@ -171,24 +198,13 @@ void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
 
 void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, raw_ostream &OS) {
-  // An `m` line holds for the `f` lines after it, and clang matches it
-  // against the function's debug-info file name: only local names that
-  // several functions share get one, after all the others.
-  StringMap<unsigned> Uses;
-  for (const FunctionLayout &F : Layout)
-    ++Uses[F.Name];
-  std::map<std::string, std::vector<const FunctionLayout *>> ByModule;
   OS << "v1\n";
   for (const FunctionLayout &F : Layout) {
-    if (F.Module.empty() || Uses[F.Name] == 1)
-      writeFunction(F, Consumer, OS);
-    else
-      ByModule[F.Module].push_back(&F);
-  }
-  for (const auto &[Module, Functions] : ByModule) {
-    OS << "m " << Module << "\n";
-    for (const FunctionLayout *F : Functions)
-      writeFunction(*F, Consumer, OS);
+    if (F.SharedName && F.Module.empty())
+      continue;
+    if (F.SharedName)
+      OS << "m " << F.Module << "\n";
+    writeFunction(F, Consumer, OS);
   }
 }
 

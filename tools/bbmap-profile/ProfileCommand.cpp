@@ -134,6 +134,8 @@ private:
                           const MappedBinary &Binary,
                           const InstructionDecoder &Decoder) const;
   void warnStale(const StaleMatchStats &S) const;
+  void warnUnattributed(ArrayRef<FunctionLayout> Layout,
+                        const MappedBinary &Binary) const;
   void writeRecords(const ProfileOutput &O, const BranchProfile &Profile,
                     const MappedBinary &Binary,
                     const InstructionDecoder &Decoder, raw_ostream &OS);
@@ -362,6 +364,25 @@ void ProfileRun::warnStale(const StaleMatchStats &S) const {
   List(S.Partial, "changed, some profiled blocks match no block");
 }
 
+/// Local functions whose name others share need their compile unit's name
+/// in a cluster profile, which only debug information gives.
+void ProfileRun::warnUnattributed(ArrayRef<FunctionLayout> Layout,
+                                  const MappedBinary &Binary) const {
+  if (llvm::none_of(R.Outputs, [](const ProfileOutput &O) {
+        return O.Format == OutputFormat::Clusters;
+      }))
+    return;
+  size_t N = llvm::count_if(Layout, [](const FunctionLayout &F) {
+    return F.SharedName && F.Module.empty();
+  });
+  if (N)
+    warn(Binary.path(),
+         Twine(N) + " hot local function(s) share a name with other "
+                    "functions and have no debug information naming their "
+                    "compile unit: the cluster profile leaves them out "
+                    "(build with -g or -gline-tables-only to lay them out)");
+}
+
 /// Writes perf2bolt's records of \p Profile on \p Binary as fdata or YAML.
 void ProfileRun::writeRecords(const ProfileOutput &O,
                               const BranchProfile &Profile,
@@ -515,6 +536,7 @@ int ProfileRun::run() {
                        "binary?)");
       return 1;
     }
+    warnUnattributed(Layout, Charged);
     for (size_t I = 0; I != R.Outputs.size(); ++I) {
       if (R.Outputs[I].Format == OutputFormat::Clusters)
         writeClusterProfile(Layout, R.LayoutFor, Outs[I]->os());

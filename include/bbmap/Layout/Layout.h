@@ -32,8 +32,13 @@ struct BlockFlow {
 struct FunctionLayout {
   /// The symbol name (mangled, as clang names the function).
   std::string Name;
-  /// The source file of a local function (its STT_FILE symbol), which
-  /// tells apart local functions of the same name; empty for a global one.
+  /// Other functions of the binary have the same name (local functions of
+  /// other files): the cluster profile must name this one's module.
+  bool SharedName = false;
+  /// For a function with a shared name: the name of its compile unit in
+  /// the binary's DWARF (DW_AT_name), which is what clang matches an `m`
+  /// line against; empty when the binary has no debug information for it,
+  /// and then the cluster profile leaves the function out.
   std::string Module;
   /// The hot cluster: block IDs in layout order, the entry block first.
   std::vector<uint32_t> HotBlocks;
@@ -64,9 +69,10 @@ enum class ClusterConsumer { Clang19, Clang22 };
 
 /// A version 1 basic-block-sections profile: `v1`, then per function an `f`
 /// and one `c` line (and for clang 22 a `g` line, and an `h` line when the
-/// map has block hashes); local functions whose
-/// name several functions share come last, under an `m` line naming their
-/// source file (which clang matches with debug information only).
+/// map has block hashes). A function whose name others share comes after
+/// an `m` line naming its compile unit (clang reads an `m` line for the one
+/// `f` line after it, and matches it with debug information only); one
+/// without a Module is left out.
 void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, llvm::raw_ostream &OS);
 

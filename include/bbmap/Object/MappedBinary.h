@@ -65,6 +65,12 @@ public:
   /// The address of the function named \p Name, if exactly one function
   /// symbol has that name; else why not.
   llvm::Expected<uint64_t> addressOf(llvm::StringRef Name) const;
+  /// How many function symbols are named \p Name (local functions of
+  /// several files may share a name).
+  size_t functionsNamed(llvm::StringRef Name) const {
+    auto It = ByName.find(Name);
+    return It == ByName.end() ? 0 : It->second.size();
+  }
   /// Resolves \p Offset within the function \p Name to a block.
   InputLocation resolve(llvm::StringRef Name, uint64_t Offset,
                         LookupSide Side) const;

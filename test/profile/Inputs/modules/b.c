@@ -1,4 +1,5 @@
-/* b.c - the other local helper (see a.c), with another CFG and hot path. */
+/* b.c - the other local helper and scale (see a.c), with other CFGs and hot
+   paths. */
 __attribute__((noinline)) static int helper(int x) {
   int s = 1;
   while (x > 1) {
@@ -8,4 +9,14 @@ __attribute__((noinline)) static int helper(int x) {
   }
   return s;
 }
-int fb(int n) { int t = 0; for (int i = 1; i < n; i++) t += helper(i); return t; }
+__attribute__((noinline)) static int scale(int x) {
+  if (x % 7 == 0)
+    return x;
+  return x % 2 ? x * 5 : x - 1;
+}
+int fb(int n) {
+  int t = 0;
+  for (int i = 1; i < n; i++)
+    t += scale(helper(i));
+  return t;
+}
