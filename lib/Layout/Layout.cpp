@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Layout/Layout.h"
+#include "bbmap/Format.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -48,9 +49,19 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   for (const auto &[Key, C] : functionEdges(P, Index, F))
     Edges.push_back(
         {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
+  std::vector<uint64_t> Order =
+      codelayout::computeExtTspLayout(Sizes, Counts, Edges);
+  // clang keeps a function's landing pads in one section: when the hot
+  // cluster holds only some of them, it moves them all to a section of
+  // their own. So either all are hot or none is.
+  auto IsEHPad = [&](uint64_t N) {
+    return Index.match(Nodes[N]).block().Metadata & metadata::IsEHPad;
+  };
+  bool SomeEHPadCold = llvm::any_of(
+      Order, [&](uint64_t N) { return N != 0 && !Counts[N] && IsEHPad(N); });
   std::vector<uint32_t> Hot;
-  for (uint64_t N : codelayout::computeExtTspLayout(Sizes, Counts, Edges))
-    if (N == 0 || Counts[N])
+  for (uint64_t N : Order)
+    if (N == 0 || (Counts[N] && !(SomeEHPadCold && IsEHPad(N))))
       Hot.push_back(Index.match(Nodes[N]).ID);
   return Hot;
 }
@@ -119,6 +130,19 @@ std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
 
 } // namespace
 
+/// The names of the other function symbols at \p F's address.
+std::vector<std::string> aliasesOf(const FunctionBlocks &F,
+                                   const MappedBinary &Binary) {
+  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
+  auto It = llvm::partition_point(
+      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
+  std::vector<std::string> Aliases;
+  for (; It != Symbols.end() && It->Address == F.Address; ++It)
+    if (It->Name != F.Name && !llvm::is_contained(Aliases, It->Name))
+      Aliases.push_back(It->Name);
+  return Aliases;
+}
+
 /// The DWARF compile-unit names of code addresses, read on first use.
 class CompileUnitNames {
 public:
@@ -156,6 +180,7 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     const FunctionBlocks &F = Functions[I];
     FunctionLayout L;
     L.Name = F.Name.str();
+    L.Aliases = aliasesOf(F, Binary);
     L.SharedName = Binary.functionsNamed(F.Name) > 1;
     if (L.SharedName)
       L.Module = Units.at(F.Address);
@@ -168,12 +193,15 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
   return Layout;
 }
 
-/// One function's `f` and `c` lines, and for clang 22 its `g` line (per
-/// block `ID:count` and `,succ:count` per outgoing edge) and `h` line (per
-/// block `ID:hash`, the hash in hexadecimal).
+/// One function's `f` line (its name and aliases) and `c` line, and for clang
+/// 22 its `g` line (per block `ID:count` and `,succ:count` per outgoing edge)
+/// and `h` line (per block `ID:hash`, the hash in hexadecimal).
 void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
                    raw_ostream &OS) {
-  OS << "f " << F.Name << "\nc";
+  OS << "f " << F.Name;
+  for (const std::string &Alias : F.Aliases)
+    OS << " " << Alias;
+  OS << "\nc";
   for (uint32_t ID : F.HotBlocks)
     OS << " " << ID;
   OS << "\n";

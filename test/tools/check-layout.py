@@ -26,23 +26,38 @@ import sys
 
 
 def clusters(path):
-    result, name = {}, None
+    """(names, first cluster) per `f` line: its name and aliases."""
+    result, names = [], None
     for line in open(path):
         line = line.split('#')[0].strip()
         if line.startswith('f '):
-            name = line.split()[1]
-        elif line.startswith('c') and name:
-            result.setdefault(name, [int(x) for x in line[1:].split()])
+            names = line.split()[1:]
+        elif line.startswith('c') and names:
+            result.append((names, [int(x) for x in line[1:].split()]))
+            names = None
     return result
 
 
 def functions(path):
+    """Name -> the functions of that name (local ones may share one)."""
     maps = {}
     for obj in json.load(open(path)):
         for entry in obj['BBAddrMap']:
             f = entry['Function']
-            maps[f['Name']] = f
+            maps.setdefault(f['Name'], []).append(f)
     return maps
+
+
+def ranges_of(f, profiled):
+    """f's block IDs per range; with --profiled, only IDs that binary's
+    function of that name has, and the count of the others."""
+    ranges = [[e['ID'] for e in r['BB Entries']] for r in f['BB Ranges']]
+    if profiled is None or f['Name'] not in profiled:
+        return ranges, 0
+    known = {e['ID'] for g in profiled[f['Name']] for r in g['BB Ranges']
+             for e in r['BB Entries']}
+    added = sum(i not in known for r in ranges for i in r)
+    return [[i for i in r if i in known] for r in ranges], added
 
 
 def padding(entries):
@@ -63,18 +78,23 @@ def main():
     order = [l.strip() for l in open(args[1]) if l.strip()]
     maps = functions(args[2])
     bad = added = padded = 0
-    for name, ids in want.items():
-        f = maps.get(name)
-        if f is None:
+    used = set()
+    for names, ids in want:
+        name = names[0]
+        # The functions of any of the names (an alias may name the function
+        # in the map), each taken by one cluster at most: local functions of
+        # one name have a cluster each, told apart by their blocks.
+        candidates = [f for n in names for f in maps.get(n, [])
+                      if id(f) not in used]
+        if not candidates:
             print('%s: not in the rebuilt binary' % name)
             bad += 1
             continue
-        ranges = [[e['ID'] for e in r['BB Entries']] for r in f['BB Ranges']]
-        if profiled is not None and name in profiled:
-            known = {e['ID'] for r in profiled[name]['BB Ranges']
-                     for e in r['BB Entries']}
-            added += sum(i not in known for r in ranges for i in r)
-            ranges = [[i for i in r if i in known] for r in ranges]
+        f = next((g for g in candidates
+                  if ranges_of(g, profiled)[0][0] == ids), candidates[0])
+        used.add(id(f))
+        ranges, extra = ranges_of(f, profiled)
+        added += extra
         hot_ok = ranges[0] == ids
         cold_ok = all(i not in ids for r in ranges[1:] for i in r)
         pad = padding(f['BB Ranges'][0]['BB Entries'])
@@ -84,7 +104,7 @@ def main():
                (ranges[0], ids), len(ranges) - 1,
                'cold' if cold_ok else 'HOLD HOT BLOCKS', pad))
         bad += not (hot_ok and cold_ok)
-    starts = [maps[n]['At'] for n in order if n in maps]
+    starts = [min(f['At'] for f in maps[n]) for n in order if n in maps]
     in_order = starts == sorted(starts)
     print('function order: %s (%d functions)' %
           ('as asked' if in_order else 'DIFFERS', len(starts)))

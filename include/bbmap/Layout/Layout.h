@@ -32,6 +32,10 @@ struct BlockFlow {
 struct FunctionLayout {
   /// The symbol name (mangled, as clang names the function).
   std::string Name;
+  /// The other function symbols at its address (a C1 constructor that is
+  /// an alias of its C2 twin, say): clang knows the function by one of the
+  /// names only, and an `f` line that lists them all finds it.
+  std::vector<std::string> Aliases;
   /// Other functions of the binary have the same name (local functions of
   /// other files): the cluster profile must name this one's module.
   bool SharedName = false;
