@@ -32,6 +32,9 @@ pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev"
 pkgs="$pkgs bolt-16"
 # clang-format-19: the formatter the project's C++ style is checked with.
 pkgs="$pkgs clang-format-19"
+# bench/large-cppcheck.sh builds cppcheck as Debian does, with its rule
+# engine (PCRE).
+pkgs="$pkgs libpcre3-dev"
 # arm64: Debian's cross sysroot in /usr/aarch64-linux-gnu (C and C++
 # libraries, crt files, libgcc), which clang --target=aarch64-linux-gnu
 # finds by itself; the programs run under qemu-aarch64 -L (qemu-user).

@@ -1,0 +1,551 @@
+#!/usr/bin/env bash
+# large-cppcheck.sh - the whole loop on a large C++ program, as Debian builds
+# it: cppcheck 2.10 from Debian's source package, built by its own CMake
+# build (Release, which cppcheck sets to -O2; the match compiler and the
+# rule engine on, as debian/rules has them; dpkg-buildflags' hardening
+# flags; clang-22's default PIE; lld), checked and measured in three parts:
+#
+#   map    the plugin's map of every object and of the linked cppcheck and
+#          testrunner equals the in-tree -fbasic-block-address-map map,
+#          also after --gc-sections --icf=all; --verify clean; the plugin
+#          changes no code; compile time of both builds
+#   loop   profile -> clusters + symbol order -> rebuild for the PIE, for
+#          libcppcheck-core.so (cppcheck's own BUILD_CORE_DLL), and for a
+#          ThinLTO build; each rebuilt program gives the same output and its
+#          map shows the clusters
+#   bench  plain -O2, bbmap from perf IP samples, bbmap from an exact trace
+#          of a shorter workload, BOLT on both profiles, PGO, PGO + bbmap:
+#          wall and CPU time, instructions, I1 and LL instruction misses,
+#          hot pages, sizes, and each toolchain's time and memory from
+#          profile to optimized binary
+#
+# Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench]
+#   --reps N  timed runs per program in bench (default 5, interleaved)
+#   parts     default: all three, in that order
+# Builds go to bench/out/large-cppcheck/<name>/ and are reused while their
+# flags and compiler plugin are unchanged (a build takes 5 to 8 minutes on
+# two cores). Set BBMAP_BUILD_DIR to use another tree's build/ for the
+# plugin and bbmap-profile.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+reps=5 parts=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"
+            reps=$2; shift ;;
+    map|loop|bench) parts+=("$1") ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+  shift
+done
+[ ${#parts[@]} -gt 0 ] || parts=(map loop bench)
+command -v clang-22 >/dev/null || die "clang-22 not found (run scripts/bootstrap.sh)"
+
+# fetch_cppcheck: sets CPPCHECK to Debian's cppcheck source tree
+# (apt-get source, once, into bench/work/).
+fetch_cppcheck() {
+  mkdir -p "$WORK"
+  CPPCHECK=$(find "$WORK" -maxdepth 1 -type d -name 'cppcheck-*' | sort | tail -n 1)
+  [ -z "$CPPCHECK" ] || return 0
+  local log=$WORK/fetch-cppcheck.log
+  echo "fetching cppcheck's Debian source into $WORK (log: $log)"
+  ("$ROOT/scripts/bootstrap.sh" --with-sources && cd "$WORK" &&
+    apt-get source -q cppcheck) >"$log" 2>&1 || die "apt-get source cppcheck failed; see $log"
+  CPPCHECK=$(find "$WORK" -maxdepth 1 -type d -name 'cppcheck-*' | sort | tail -n 1)
+  [ -n "$CPPCHECK" ] || die "apt-get source cppcheck unpacked no cppcheck-* directory"
+}
+
+build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
+out=$OUT/large-cppcheck
+mkdir -p "$out/bin" "$out/log"
+cd "$out"
+for f in bbmap-profile bbmap-dump bbmap-plugin.so; do
+  [ -f "$build/$f" ] || die "no $build/$f (run: scripts/build.sh 22)"
+  cmp -s "$build/$f" "bin/$f" || cp "$build/$f" bin/
+done
+PROFILE=$out/bin/bbmap-profile DUMP=$out/bin/bbmap-dump PLUGIN=$out/bin/bbmap-plugin.so
+fetch_cppcheck
+start=$(date +%s)
+
+# Debian's flags for C++ (dpkg-buildflags: hardening, _FORTIFY_SOURCE),
+# without -g (debug information changes no code and doubles the build time)
+# and without the file-prefix map of a package build.
+read -r -a DEB_CXXFLAGS <<<"$(dpkg-buildflags --get CXXFLAGS | tr ' ' '\n' |
+  grep -v -e '^-g$' -e '^-ffile-prefix-map=' | tr '\n' ' ')"
+read -r -a DEB_CPPFLAGS <<<"$(dpkg-buildflags --get CPPFLAGS)"
+read -r -a DEB_LDFLAGS <<<"$(dpkg-buildflags --get LDFLAGS)"
+# Every build: function sections (so that lld can order and collect
+# functions) and the relocations BOLT needs (-q, which changes no code).
+BASE_CXXFLAGS=("${DEB_CXXFLAGS[@]}" "${DEB_CPPFLAGS[@]}" -ffunction-sections)
+# shellcheck disable=SC2054 # -Wl, options are one word each
+BASE_LDFLAGS=(-fuse-ld=lld "${DEB_LDFLAGS[@]}" -Wl,-z,now -Wl,-q)
+
+# build_stamp ARGS...: what a build's outputs depend on besides the sources:
+# its arguments, the contents of the files they name (profiles) and the
+# plugin.
+build_stamp() {
+  local arg
+  printf '%s\n' "$@" "$(sha1sum <"$PLUGIN")" "$CPPCHECK"
+  for arg in "$@"; do
+    [ ! -f "${arg##*=}" ] || sha1sum "${arg##*=}"
+  done
+}
+
+# cppcheck_build NAME TARGETS CMAKE_OPTIONS -- CXXFLAGS... [-- LDFLAGS...]:
+# configures and builds cppcheck's TARGETS (space-separated) in NAME/ with
+# clang-22 and its CMake; the flags come after the base ones. Reuses NAME/
+# when its stamp (flags, options and the plugin) is unchanged; the build's
+# wall and CPU seconds and peak RSS go to NAME/build.time.
+cppcheck_build() {
+  local name=$1 targets=$2 opts=() cxx=() ld=()
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do cxx+=("$1"); shift; done
+  [ $# -eq 0 ] || { shift; ld=("$@"); }
+  local stamp
+  stamp=$(build_stamp "$targets" "${opts[@]}" -- "${cxx[@]}" -- "${ld[@]}")
+  if [ -f "$name/stamp" ] && [ "$(cat "$name/stamp")" = "$stamp" ]; then
+    step "build $name: up to date"
+    return
+  fi
+  step "build $name ($targets)"
+  rm -rf "$name" && mkdir -p "$name"
+  run "$name.configure" cmake -G Ninja -S "$CPPCHECK" -B "$name" \
+    -DCMAKE_BUILD_TYPE=Release -DUSE_MATCHCOMPILER=ON -DHAVE_RULES=ON \
+    -DBUILD_TESTS=ON -DBUILD_GUI=OFF \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DCMAKE_CXX_FLAGS="${BASE_CXXFLAGS[*]} ${cxx[*]}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${BASE_LDFLAGS[*]} ${ld[*]}" \
+    -DCMAKE_SHARED_LINKER_FLAGS="${BASE_LDFLAGS[*]} ${ld[*]}" "${opts[@]}"
+  # shellcheck disable=SC2086 # TARGETS is a list
+  run "$name.build" /usr/bin/time -f '%e %U %S %M' -o "$name/build.time" \
+    ninja -C "$name" -j2 $targets
+  printf '%s\n' "$stamp" >"$name/stamp"
+  local w u s m
+  read -r w u s m <"$name/build.time"
+  echo "  ${w} s wall, $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') s CPU, peak RSS $((m / 1024)) MB"
+}
+
+# relink NAME TARGET OUT LDFLAGS...: links TARGET of build NAME again, as
+# its build did, with LDFLAGS added, to NAME/OUT.
+relink() {
+  local name=$1 target=$2 dest=$3; shift 3
+  local cmd
+  cmd=$(ninja -C "$name" -t commands "$target" | tail -n 1)
+  [[ $cmd == *" -o $target "* ]] || die "no link command for $target in $name"
+  cmd=${cmd/ -o $target / $* -o $dest }
+  local log=log/$name.${dest//\//_}.link
+  (cd "$name" && eval "$cmd") >"$log" 2>&1 || die "relinking $name/$dest failed (log: $out/$log)"
+}
+
+# same_maps A B WHAT: the llvm-readobj-22 maps of A and B are identical
+# (compare-maps.py; its verdict is printed); sets status=1 if not.
+same_maps() {
+  llvm-readobj-22 --bb-addr-map "$1" >"$1.map"
+  llvm-readobj-22 --bb-addr-map "$2" >"$2.map"
+  local verdict
+  if verdict=$(python3 "$TOOLS/compare-maps.py" "$1.map" "$2.map" | tail -n 1); then
+    echo "  $3: $verdict"
+  else
+    echo "MAP DIFFERS: $3 (diff $1.map $2.map)"; status=1
+  fi
+}
+
+# verify_clean FILE: bbmap-dump --verify FILE reports no error and no warning.
+verify_clean() {
+  local summary
+  summary=$("$DUMP" --verify "$1" 2>&1 | tail -n 1)
+  echo "  --verify $1: ${summary#summary: }"
+  [[ $summary == *" 0 errors, 0 warnings,"* ]] || { echo "VERIFY FAILED: $1"; status=1; }
+}
+
+# map_part: the plugin's map of the whole build against the in-tree one.
+map_part() {
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  cppcheck_build intree "cppcheck testrunner" -- -fbasic-block-address-map
+  step "compare every object's map and code"
+  local o objs=0 mapdiff=0 codediff=0 funcs=0 blocks=0 f b
+  while read -r o; do
+    objs=$((objs + 1))
+    llvm-readobj-22 --bb-addr-map "intree/$o" >obj.intree.map
+    llvm-readobj-22 --bb-addr-map "plugin/$o" >obj.plugin.map
+    if python3 "$TOOLS/compare-maps.py" obj.intree.map obj.plugin.map >obj.diff; then
+      read -r f b < <(sed -En 's/^map: identical \(([0-9]+) functions, ([0-9]+) blocks\)$/\1 \2/p' obj.diff) ||
+        die "compare-maps.py gave no verdict for $o"
+      funcs=$((funcs + f)) blocks=$((blocks + b))
+    else
+      mapdiff=$((mapdiff + 1)); echo "MAP DIFFERS: $o"; head -n 20 obj.diff
+    fi
+    cmp -s <(python3 "$TOOLS/text-digest.py" "intree/$o") \
+      <(python3 "$TOOLS/text-digest.py" "plugin/$o") ||
+      { codediff=$((codediff + 1)); echo "CODE DIFFERS: $o"; }
+  done < <(cd intree && find . -name '*.o' | sort)
+  rm -f obj.intree.map obj.plugin.map obj.diff
+  echo "  $objs objects: $funcs functions, $blocks blocks; maps differ in $mapdiff," \
+    "code differs in $codediff"
+  [ "$mapdiff$codediff" = 00 ] || status=1
+  step "compare the linked programs' maps, also after --gc-sections --icf=all"
+  local name t
+  for t in cppcheck testrunner; do
+    for name in intree plugin; do
+      relink "$name" "bin/$t" "bin/$t.gc-icf" -Wl,--gc-sections -Wl,--icf=all
+    done
+    same_maps "intree/bin/$t" "plugin/bin/$t" "$t"
+    same_maps "intree/bin/$t.gc-icf" "plugin/bin/$t.gc-icf" "$t --gc-sections --icf=all"
+    same_text "intree/bin/$t" "plugin/bin/$t"
+    verify_clean "plugin/bin/$t"
+    verify_clean "plugin/bin/$t.gc-icf"
+  done
+  size_line plugin/bin/cppcheck
+  size_line plugin/bin/testrunner
+  step "compile time of the whole build (cppcheck and testrunner, ninja -j2)"
+  local w u s m
+  for name in intree plugin; do
+    read -r w u s m <"$name/build.time"
+    printf '  %-7s %8.1f s wall %8.1f s CPU %6d MB peak RSS\n' "$name" "$w" \
+      "$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" $((m / 1024))
+  done
+}
+
+# size_line FILE: FILE's .text and file bytes.
+size_line() {
+  echo "  $1: .text $(llvm-size-22 -A "$1" | awk '$1 == ".text" { print $2 }') bytes," \
+    "file $(stat -c %s "$1") bytes"
+}
+
+# The program of the loop and the bench: testrunner, cppcheck's test
+# program (Debian's build runs it as its check), with 7.4 MB of code the
+# largest executable of the build (cppcheck itself has 3.7 MB): the whole
+# analysis core plus 69 test fixtures. The measured workload is 14 of the
+# fixtures that analyse code (about 2 s); the exact trace is taken of a
+# shorter, different run, 4 of them (about 0.4 s), so that the trace's
+# layouts are measured on a run they were not trained on.
+PROG=testrunner
+WL=(-q)
+WL_MEASURED=(TestValueFlow TestStl TestOther TestCondition TestTokenizer TestUninitVar
+  TestUnusedVar TestBufferOverrun TestClass TestNullPointer TestAutoVariables
+  TestSymbolDatabase TestSimplifyTemplate TestFunctions)
+WL_TRAIN=(TestUninitVar TestNullPointer TestBufferOverrun TestAutoVariables)
+PERF_RUNS=5 PERF_FREQ=20000
+BOLT_OPTS=(-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions
+  -split-all-cold)
+
+# workload BIN OUT [FIXTURES...]: runs BIN on the workload (FIXTURES, default
+# the measured ones) in the cppcheck tree, its output to OUT.
+workload() {
+  local bin=$1 dest=$2; shift 2
+  [ $# -gt 0 ] || set -- "${WL_MEASURED[@]}"
+  (cd "$CPPCHECK" && "$bin" "${WL[@]}" "$@") >"$dest" 2>&1
+}
+# check_run WHAT FILE: FILE is the measured workload's expected output.
+check_run() {
+  cmp -s "$2" expected.out || { echo "OUTPUT DIFFERS: $1 (diff $out/$2 $out/expected.out)"; status=1; }
+}
+
+# profile_sources BUILD: perf IP samples of BUILD's cppcheck on the measured
+# workload (BUILD.perf.data) and the exact trace of the training workload
+# (BUILD.pa, pre-aggregated, PIE addresses made the binary's own).
+profile_sources() {
+  local b=$1 bin=$out/$1/bin/$PROG i
+  # Profiles newer than the binary are reused (perf's samples differ from
+  # run to run, and a new profile would mean new layout builds).
+  if [ "$b.perf.data" -nt "$bin" ] && [ "$b.pa" -nt "$bin" ]; then
+    step "profiles of $b: up to date"
+    return
+  fi
+  step "perf record $b ($PERF_RUNS runs of the measured workload)"
+  run "$b.perf-record" perf record -e cpu-clock -F "$PERF_FREQ" -o "$b.perf.data" -- \
+    bash -c "for i in \$(seq $PERF_RUNS); do cd '$CPPCHECK' && '$bin' ${WL[*]} ${WL_MEASURED[*]} >'$out/$b.perf.'\$i.out 2>&1; done"
+  for i in $(seq "$PERF_RUNS"); do check_run "$b under perf" "$b.perf.$i.out"; done
+  step "trace $b (qemu, the training workload)"
+  (cd "$CPPCHECK" && env -u LD_PRELOAD qemu-x86_64 -plugin "$out/trace-plugin.so,out=$out/$b.triples" \
+    "$bin" "${WL[@]}" "${WL_TRAIN[@]}") >"$b.qemu.out" 2>&1
+  workload "$bin" "$b.train.out" "${WL_TRAIN[@]}"
+  cmp -s "$b.qemu.out" "$b.train.out" || { echo "OUTPUT DIFFERS: $b under qemu"; status=1; }
+  run "$b.preagg" python3 "$TOOLS/exact-trace/trace-to-preagg.py" "$bin" \
+    "$b.triples" --format=22 -o "$b.pa"
+  rm -f "$b.triples"
+}
+
+# layout_files BUILD SRC: clusters and symbol order from BUILD's profile SRC
+# (perf or trace), timed (BUILD.SRC.bbmap-profile.times).
+layout_files() {
+  local b=$1 s=$2 src
+  if [ "$s" = perf ]; then src=(--perfdata="$b.perf.data"); else src=(--pa="$b.pa"); fi
+  step "bbmap-profile $b ($s): clusters and symbol order"
+  rm -f "$b.$s.bbmap-profile.times"
+  timed "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "${src[@]}" \
+    --format=clusters --layout-for=22 -o "$b.$s.clusters"
+  timed "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "${src[@]}" \
+    --format=symbol-order -o "$b.$s.order"
+  echo "  $(grep -c '^f ' "$b.$s.clusters") functions in the cluster profile," \
+    "$(wc -l <"$b.$s.order") symbols in the order"
+}
+
+# bolt SRC: BOLT's binary from plugin/bin/$PROG and its SRC profile,
+# perf2bolt-22 and llvm-bolt-22 timed.
+bolt() {
+  local s=$1
+  step "perf2bolt-22 and llvm-bolt-22 ($s)"
+  rm -f "bolt-$s.p2b.times" "bolt-$s.bolt.times"
+  if [ "$s" = perf ]; then
+    timed "bolt-$s.p2b" perf2bolt-22 "plugin/bin/$PROG" -p plugin.perf.data --ba -o "bolt-$s.fdata"
+  else
+    timed "bolt-$s.p2b" perf2bolt-22 "plugin/bin/$PROG" --pa -p plugin.pa -o "bolt-$s.fdata"
+  fi
+  # testrunner reads cppcheck's library files from cfg/ beside it.
+  mkdir -p "bolt-$s/bin" && cp -r plugin/bin/cfg "bolt-$s/bin/"
+  timed "bolt-$s.bolt" llvm-bolt-22 "plugin/bin/$PROG" -o "bolt-$s/bin/$PROG" \
+    --data "bolt-$s.fdata" "${BOLT_OPTS[@]}"
+}
+
+# bench_part: the optimized builds and their measurements.
+bench_part() {
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  workload "$out/plugin/bin/$PROG" expected.out
+  grep -q '^Tests failed: 0$' expected.out || die "the workload failed (expected.out)"
+  cc -O2 -shared -fPIC -o trace-plugin.so "$TOOLS/exact-trace/trace-plugin.c"
+  profile_sources plugin
+  cppcheck_build pgo-gen "$PROG" -- -fprofile-generate -- -fprofile-generate
+  step "run pgo-gen (instrumented) on the measured workload"
+  rm -rf pgo.profraw.d && mkdir pgo.profraw.d
+  LLVM_PROFILE_FILE=$out/pgo.profraw.d/%p.profraw workload "$out/pgo-gen/bin/$PROG" pgo-gen.out
+  check_run pgo-gen pgo-gen.out
+  run profdata llvm-profdata-22 merge -o pgo.profdata pgo.profraw.d/*.profraw
+  cppcheck_build pgo "$PROG" -- "-fprofile-use=$out/pgo.profdata" -Wno-backend-plugin \
+    "-fpass-plugin=$PLUGIN"
+  profile_sources pgo
+  # A layout build compiles in a directory of its own, and the match
+  # compiler's generated sources are compiled by their path there: the
+  # debug-prefix map gives them the compile-unit names of the profiled
+  # build, which the cluster profile's `m` lines name.
+  local s
+  for s in perf trace; do
+    layout_files plugin "$s"
+    cppcheck_build "bbmap-$s" "$PROG" -- "-fbasic-block-sections=list=$out/plugin.$s.clusters" \
+      -falign-loops=1 -fbasic-block-address-map "-fdebug-prefix-map=$out/bbmap-$s=$out/plugin" -- \
+      "-Wl,--symbol-ordering-file=$out/plugin.$s.order"
+    layout_check "bbmap-$s" "plugin.$s.clusters" "plugin.$s.order" "bbmap-$s/bin/$PROG"
+    bolt "$s"
+  done
+  layout_files pgo trace
+  cppcheck_build pgo-bbmap-trace "$PROG" -- "-fprofile-use=$out/pgo.profdata" -Wno-backend-plugin \
+    "-fbasic-block-sections=list=$out/pgo.trace.clusters" -falign-loops=1 -fbasic-block-address-map \
+    "-fdebug-prefix-map=$out/pgo-bbmap-trace=$out/pgo" -- \
+    "-Wl,--symbol-ordering-file=$out/pgo.trace.order"
+  layout_check pgo-bbmap-trace pgo.trace.clusters pgo.trace.order "pgo-bbmap-trace/bin/$PROG"
+  measure plugin bbmap-perf bolt-perf bbmap-trace bolt-trace pgo pgo-bbmap-trace
+}
+
+# cg_run BUILD: BUILD's cppcheck on the measured workload under cachegrind
+# (cg/BUILD.*, output checked), and under qemu with the I-cache plugin for
+# the code pages it touches (in the background: pages/BUILD.*).
+cg_run() {
+  local b=$1 bin=$out/$1/bin/$PROG
+  (cd "$CPPCHECK" && env -u LD_PRELOAD qemu-x86_64 \
+    -plugin "$out/icache-plugin.so,out=$out/pages/$b.icache" \
+    "$bin" "${WL[@]}" "${WL_MEASURED[@]}" >"$out/pages/$b.out" 2>&1) &
+  (cd "$CPPCHECK" && valgrind "${CG_OPTS[@]}" --log-file="$out/cg/$b.log" \
+    --cachegrind-out-file="$out/cg/$b.cg" "$bin" "${WL[@]}" "${WL_MEASURED[@]}") \
+    >"cg/$b.out" 2>&1 || { tail "cg/$b.log" >&2; die "cachegrind failed on $b"; }
+  check_run "$b under cachegrind" "cg/$b.out"
+  read -r "IR[$b]" "I1[$b]" "LLI[$b]" < <(awk '/^events:/ { for (i = 2; i <= NF; i++) e[$i] = i - 1 }
+    /^summary:/ { print $(e["Ir"] + 1), $(e["I1mr"] + 1), $(e["ILmr"] + 1) }' "cg/$b.cg")
+  wait $! || die "qemu failed on $b"
+  check_run "$b under qemu" "pages/$b.out"
+  read -r _ "PAGES[$b]" _ "HOT99[$b]" _ "HOT90[$b]" _ < <(python3 "$BENCH/tools/code-pages.py" \
+    "pages/$b.icache" "/$b/bin/$PROG")
+  TEXT[$b]=$(llvm-size-22 -A "$bin" | awk '$1 == ".text" { print $2 }')
+  EXEC[$b]=$(llvm-size-22 -A "$bin" | awk 'NR == FNR { x[$1] = 1; next } ($1 in x) { s += $2 } END { print s }' \
+    <(llvm-readelf-22 -S -W "$bin" | sed -E 's/^ *\[ *[0-9]+\] *//' | awk '$7 ~ /X/ { print $1 }') -)
+}
+
+# time_runs BUILD...: a warm-up round, then $reps rounds, each running every
+# BUILD on the measured workload once, starting one build further on than
+# the round before; WALL and CPU get the medians (CPU: the children's
+# user+sys from `times`, the steadier figure on a shared machine).
+time_runs() {
+  local builds=("$@") nb=$# r k b t0 t1
+  step "wall and CPU time: 1 + $reps rounds of $nb builds"
+  cpu_s() { awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"; }
+  for b in "${builds[@]}"; do rm -f "$b.wall"; done
+  for r in $(seq 0 "$reps"); do
+    for k in $(seq 0 $((nb - 1))); do
+      b=${builds[$(((k + r) % nb))]}
+      times >times.0; t0=$EPOCHREALTIME
+      workload "$out/$b/bin/$PROG" "$b.run.out"
+      t1=$EPOCHREALTIME; times >times.1
+      [ "$r" -eq 0 ] || echo "$t0 $t1 $(cpu_s times.0) $(cpu_s times.1)" >>"$b.wall"
+      check_run "$b (round $r)" "$b.run.out"
+    done
+  done
+  for b in "${builds[@]}"; do
+    WALL[$b]=$(awk '{ print $2 - $1 }' "$b.wall" | median)
+    CPU[$b]=$(awk '{ print $4 - $3 }' "$b.wall" | median)
+  done
+}
+
+# measure BUILD...: cachegrind, code pages, sizes and times of each BUILD,
+# and the report (report.md).
+measure() {
+  declare -gA IR I1 LLI PAGES HOT99 HOT90 TEXT EXEC WALL CPU
+  mkdir -p cg pages
+  cc -O2 -shared -fPIC -I "$TOOLS/exact-trace" -o icache-plugin.so "$BENCH/tools/icache-plugin.c"
+  local b
+  for b in "$@"; do step "cachegrind and qemu $b"; cg_run "$b"; done
+  time_runs "$@"
+  report "$@" | tee report.md
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx", a / b }'; }
+# sum_col TAG K: the sum over TAG.times' lines of column K.
+sum_col() { awk -v k="$2" '{ s += $k } END { printf "%.2f", s }' "$1.times"; }
+max_col() { awk -v k="$2" '$k > m { m = $k } END { printf "%d", m / 1024 }' "$1.times"; }
+
+# report BUILD...: the markdown tables of the bench part.
+report() {
+  local b base=plugin
+  echo "### $PROG ${WL[*]} ${WL_MEASURED[*]} (ratios to plain -O2)"
+  echo
+  echo "| build | wall | CPU | instructions | I1 misses | LLi misses | code pages | .text | exec bytes |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for b in "$@"; do
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$b" \
+      "$(ratio "${WALL[$b]}" "${WALL[$base]}")" "$(ratio "${CPU[$b]}" "${CPU[$base]}")" \
+      "$(ratio "${IR[$b]}" "${IR[$base]}")" "$(ratio "${I1[$b]}" "${I1[$base]}")" \
+      "$(ratio "${LLI[$b]}" "${LLI[$base]}")" "$(ratio "${PAGES[$b]}" "${PAGES[$base]}")" \
+      "$(ratio "${TEXT[$b]}" "${TEXT[$base]}")" "$(ratio "${EXEC[$b]}" "${EXEC[$base]}")"
+  done
+  echo
+  echo "| build | wall s | CPU s | instructions | I1 misses | LLi misses | pages touched | pages 99% / 90% | .text bytes | exec bytes |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for b in "$@"; do
+    printf '| %s | %.3f | %.3f | %s | %s | %s | %s | %s / %s | %s | %s |\n' "$b" "${WALL[$b]}" \
+      "${CPU[$b]}" "${IR[$b]}" "${I1[$b]}" "${LLI[$b]}" "${PAGES[$b]}" "${HOT99[$b]}" \
+      "${HOT90[$b]}" "${TEXT[$b]}" "${EXEC[$b]}"
+  done
+  echo
+  echo "PGO + bbmap (trace) against PGO: CPU $(ratio "${CPU[pgo-bbmap-trace]}" "${CPU[pgo]}")," \
+    "I1 misses $(ratio "${I1[pgo-bbmap-trace]}" "${I1[pgo]}")"
+  echo
+  echo "### From profile to optimized binary (wall s, CPU s, peak RSS MB)"
+  echo
+  echo "| profile | bbmap-profile (clusters + order) | rebuild with the layout | perf2bolt-22 | llvm-bolt-22 |"
+  echo "|---|---:|---:|---:|---:|"
+  local s w u sy m
+  for s in perf trace; do
+    read -r w u sy m <"bbmap-$s/build.time"
+    printf '| %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |\n' "$s" \
+      "$(sum_col "plugin.$s.bbmap-profile" 1)" "$(sum_col "plugin.$s.bbmap-profile" 2)" \
+      "$(max_col "plugin.$s.bbmap-profile" 3)" \
+      "$w" "$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.1f", u + s }')" $((m / 1024)) \
+      "$(sum_col "bolt-$s.p2b" 1)" "$(sum_col "bolt-$s.p2b" 2)" "$(max_col "bolt-$s.p2b" 3)" \
+      "$(sum_col "bolt-$s.bolt" 1)" "$(sum_col "bolt-$s.bolt" 2)" "$(max_col "bolt-$s.bolt" 3)"
+  done
+  echo
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# link_shared NAME LDFLAGS...: cppcheck's build has no shared library on
+# Linux (its BUILD_CORE_DLL is for MSVC), so this links the objects of
+# build NAME (compiled -fPIC) as a library user would: the analysis core,
+# simplecpp and tinyxml2 into NAME/lib/libcppcheck-core.so, and the test
+# fixtures and command-line code into NAME/bin/$PROG-shared, which loads it.
+link_shared() {
+  local name=$1; shift
+  mkdir -p "$name/lib"
+  # shellcheck disable=SC2046 # object lists
+  run "$name.link-so" clang++-22 -shared "${BASE_LDFLAGS[@]}" "$@" \
+    -o "$name/lib/libcppcheck-core.so" \
+    $(find "$name/lib/CMakeFiles" "$name/externals" -name '*.o' | sort) -lpcre
+  # shellcheck disable=SC2046
+  run "$name.link-exe" clang++-22 "${BASE_LDFLAGS[@]}" -o "$name/bin/$PROG-shared" \
+    $(find "$name/cli/CMakeFiles/cli_objs.dir" "$name/test/CMakeFiles" -name '*.o' | sort) \
+    -L"$name/lib" -lcppcheck-core -Wl,-rpath,"$out/$name/lib"
+}
+
+# layout_check WHAT CLUSTERS ORDER BINARY: BINARY has the layout asked for
+# (check-layout.py on its map); prints the summary line.
+layout_check() {
+  "$DUMP" --bb-addr-map --output-style=json "$4" >"$4.json"
+  if python3 "$TOOLS/check-layout.py" "$2" "$3" "$4.json" >"$4.layout"; then
+    echo "  $1: $(tail -n 1 "$4.layout")"
+  else
+    echo "LAYOUT NOT AS ASKED: $1 ($out/$4.layout)"; grep -v 'as asked' "$4.layout" | head -n 5
+    status=1
+  fi
+}
+
+# perf_profile BIN TAG: perf IP samples of BIN on the measured workload
+# (TAG.perf.data), output checked.
+perf_profile() {
+  step "perf record $2"
+  run "$2.perf-record" perf record -e cpu-clock -F "$PERF_FREQ" -o "$2.perf.data" -- \
+    bash -c "cd '$CPPCHECK' && '$out/$1' ${WL[*]} ${WL_MEASURED[*]} >'$out/$2.perf.out' 2>&1"
+  check_run "$2 under perf" "$2.perf.out"
+}
+
+# loop_part: the layout loop for a shared library and for ThinLTO (the PIE
+# executable's loop is the bench part's bbmap builds).
+loop_part() {
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  [ -s expected.out ] || workload "$out/plugin/bin/$PROG" expected.out
+  cppcheck_build thin "$PROG" -- -flto=thin -- -flto=thin -Wl,--thinlto-jobs=2 \
+    "-Wl,--load-pass-plugin=$PLUGIN"
+  local t=thin/bin/$PROG
+  workload "$out/$t" thin.out
+  check_run "ThinLTO $PROG" thin.out
+  verify_clean "$t"
+  step "ThinLTO: the in-tree map of the same link (code generation only)"
+  relink thin "bin/$PROG" "bin/$PROG.intree" -Wl,--lto-basic-block-address-map
+  same_maps "$t.intree" "$t" "ThinLTO $PROG"
+  same_text "$t.intree" "$t"
+  perf_profile "$t" thin
+  run thin.clusters "$PROFILE" "$t" --perfdata=thin.perf.data \
+    --format=clusters --layout-for=22 -o thin.clusters
+  run thin.order "$PROFILE" "$t" --perfdata=thin.perf.data \
+    --format=symbol-order -o thin.order
+  step "ThinLTO: relink with the layout (code generation only)"
+  relink thin "bin/$PROG" "bin/$PROG.bbmap" "-Wl,--lto-basic-block-sections=$out/thin.clusters" \
+    -Wl,-mllvm,-align-loops=1 -Wl,--lto-basic-block-address-map "-Wl,--symbol-ordering-file=$out/thin.order"
+  workload "$out/$t.bbmap" thin-bbmap.out
+  check_run "ThinLTO $PROG with the layout" thin-bbmap.out
+  layout_check "ThinLTO $PROG" thin.clusters thin.order "$t.bbmap"
+
+  cppcheck_build shared "$PROG" -DCMAKE_POSITION_INDEPENDENT_CODE=ON -- "-fpass-plugin=$PLUGIN"
+  step "shared library: libcppcheck-core.so"
+  link_shared shared
+  workload "$out/shared/bin/$PROG-shared" shared.out
+  check_run "$PROG-shared" shared.out
+  perf_profile "shared/bin/$PROG-shared" shared
+  local lib=shared/lib/libcppcheck-core.so
+  run shared.clusters "$PROFILE" "$lib" --perfdata=shared.perf.data --format=clusters \
+    --layout-for=22 -o shared.clusters
+  run shared.order "$PROFILE" "$lib" --perfdata=shared.perf.data --format=symbol-order \
+    -o shared.order
+  echo "  $(grep -c '^f ' shared.clusters) functions of the library in the cluster profile"
+  cppcheck_build shared-bbmap "$PROG" -DCMAKE_POSITION_INDEPENDENT_CODE=ON -- \
+    "-fbasic-block-sections=list=$out/shared.clusters" -falign-loops=1 \
+    -fbasic-block-address-map "-fdebug-prefix-map=$out/shared-bbmap=$out/shared"
+  link_shared shared-bbmap "-Wl,--symbol-ordering-file=$out/shared.order"
+  workload "$out/shared-bbmap/bin/$PROG-shared" shared-bbmap.out
+  check_run "$PROG-shared with the layout" shared-bbmap.out
+  layout_check "libcppcheck-core.so" shared.clusters shared.order \
+    shared-bbmap/lib/libcppcheck-core.so
+}
+
+status=0
+for part in "${parts[@]}"; do
+  case "$part" in
+    map) map_part ;;
+    loop) loop_part ;;
+    bench) bench_part ;;
+  esac
+done
+[ "$status" -eq 0 ] || { echo "large-cppcheck: FAIL"; exit 1; }
+echo "large-cppcheck: PASS"
