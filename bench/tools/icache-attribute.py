@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """icache-attribute.py - charge the per-line fetches and misses of
-icache-plugin.c's output to functions, side by side for several runs.
+icache-plugin.c's output to functions (or cache sets), side by side for
+several runs.
 
-Usage: icache-attribute.py [--top N] [--by part|function] [--nm NM]
+Usage: icache-attribute.py [--top N] [--by part|function|set] [--nm NM]
                            LABEL=RUN.ic [LABEL=RUN.ic ...]
 
 Each row's code address (where the line was entered) is looked up in the
@@ -14,9 +15,12 @@ the address. An ELF executable's addresses are its symbols' addresses; a
 shared object's are taken relative to its mapping at file offset 0.
 
 --by part (default) keeps a function's parts apart (clang's `f.cold` and
-`f.__part.N`, BOLT's `f.cold.N`); --by function adds them up under `f`.
-Prints a Markdown table: per function, each run's misses (and its share of
-that run's total), the N functions with most misses in any run first, then
+`f.__part.N`, BOLT's `f.cold.N`); --by function adds them up under `f`;
+--by set charges each line to its cache set instead (the line number as
+placed, modulo the number of sets of the run's `# cache` geometry): where
+misses concentrate in a few sets, lines that run together conflict there.
+Prints a Markdown table: per function (or set), each run's misses (and its
+share of that run's total), the N with most misses in any run first, then
 one row for the rest and the totals.
 """
 import argparse
@@ -29,7 +33,7 @@ import sys
 
 def parse_run(path):
     maps, lines = [], []
-    totals = {}
+    totals, cache = {}, None
     with open(path) as f:
         first = f.readline()
         if not first.startswith("# icache-sim 1"):
@@ -39,6 +43,8 @@ def parse_run(path):
                 rng, off, file = text.split()[2:5]
                 lo, hi = (int(x, 16) for x in rng.split("-"))
                 maps.append((lo, hi, int(off, 16), file))
+            elif text.startswith("# cache "):
+                cache = tuple(int(x) for x in text.split()[2:5])
             elif text.startswith("# error"):
                 sys.exit(f"icache-attribute.py: {path}: {text[2:].strip()}")
             elif text.startswith("#"):
@@ -46,10 +52,13 @@ def parse_run(path):
                 if len(parts) == 3 and parts[2].isdigit():
                     totals[parts[1]] = int(parts[2])
             else:
-                _, addr, fetches, misses = text.split()
-                lines.append((int(addr, 16), int(fetches), int(misses)))
+                line, addr, fetches, misses = text.split()
+                lines.append((int(line, 16), int(addr, 16), int(fetches),
+                              int(misses)))
+    if cache is None:
+        sys.exit(f"icache-attribute.py: {path}: no '# cache' line")
     maps.sort()
-    return maps, lines, totals
+    return maps, lines, totals, cache
 
 
 def build_id(path):
@@ -96,12 +105,14 @@ class Symbols:
 
 
 def attribute(run, symbols, nm, by):
-    maps, lines, totals = run
+    maps, lines, totals, (size, assoc, line_size) = run
     starts = [m[0] for m in maps]
     per = {}
-    for addr, fetches, misses in lines:
+    for line, addr, fetches, misses in lines:
         i = bisect.bisect_right(starts, addr) - 1
-        if i < 0 or addr >= maps[i][1]:
+        if by == "set":
+            name = f"set {line // line_size % (size // (assoc * line_size))}"
+        elif i < 0 or addr >= maps[i][1]:
             name = "??? (unmapped)"
         else:
             lo, _, off, file = maps[i]
@@ -127,7 +138,8 @@ def attribute(run, symbols, nm, by):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--top", type=int, default=30)
-    ap.add_argument("--by", choices=["part", "function"], default="part")
+    ap.add_argument("--by", choices=["part", "function", "set"],
+                    default="part")
     ap.add_argument("--nm", default="llvm-nm-22")
     ap.add_argument("runs", nargs="+", metavar="LABEL=RUN.ic")
     args = ap.parse_args(argv)
@@ -143,7 +155,8 @@ def main(argv=None):
         names.update(per)
     ranked = sorted(names, key=lambda n: -max(p.get(n, (0, 0))[1]
                                               for p, _ in results))
-    print("| function | " + " | ".join(f"{l} misses" for l in labels) + " |")
+    key = "set" if args.by == "set" else "function"
+    print(f"| {key} | " + " | ".join(f"{l} misses" for l in labels) + " |")
     print("|---|" + "---:|" * len(labels))
 
     def cells(values, totals):
