@@ -128,18 +128,13 @@ std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
   return codelayout::computeCacheDirectedLayout(Sizes, Counts, Calls, Offsets);
 }
 
-} // namespace
-
 /// The names of the other function symbols at \p F's address.
 std::vector<std::string> aliasesOf(const FunctionBlocks &F,
                                    const MappedBinary &Binary) {
-  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
-  auto It = llvm::partition_point(
-      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
   std::vector<std::string> Aliases;
-  for (; It != Symbols.end() && It->Address == F.Address; ++It)
-    if (It->Name != F.Name && !llvm::is_contained(Aliases, It->Name))
-      Aliases.push_back(It->Name);
+  for (const FunctionSymbol &S : symbolsAt(Binary.symbols(), F.Address))
+    if (S.Name != F.Name && !llvm::is_contained(Aliases, S.Name))
+      Aliases.push_back(S.Name);
   return Aliases;
 }
 
@@ -165,6 +160,8 @@ private:
   const object::ObjectFile &Obj;
   std::unique_ptr<DWARFContext> Context;
 };
+
+} // namespace
 
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary) {

@@ -202,12 +202,10 @@ std::optional<uint64_t> ProfileCarrier::newCallee(const CallKey &K,
   std::optional<Instruction> I = To.Decoder.decode(NewSite);
   if (I && I->Target)
     return I->Target;
-  ArrayRef<FunctionSymbol> Symbols = From.Binary.symbols();
-  auto It = partition_point(
-      Symbols, [&](const FunctionSymbol &S) { return S.Address < K.Callee; });
-  if (It == Symbols.end() || It->Address != K.Callee)
+  const FunctionSymbol *Callee = symbolAt(From.Binary.symbols(), K.Callee);
+  if (!Callee)
     return std::nullopt;
-  Expected<uint64_t> A = To.Binary.addressOf(It->Name);
+  Expected<uint64_t> A = To.Binary.addressOf(Callee->Name);
   if (!A) {
     consumeError(A.takeError());
     return std::nullopt;

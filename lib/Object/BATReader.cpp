@@ -188,11 +188,20 @@ std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj) {
   return Syms;
 }
 
+ArrayRef<FunctionSymbol> symbolsAt(ArrayRef<FunctionSymbol> Symbols,
+                                   uint64_t Address) {
+  auto Begin = llvm::partition_point(
+      Symbols, [&](const FunctionSymbol &S) { return S.Address < Address; });
+  auto End = std::find_if(Begin, Symbols.end(), [&](const FunctionSymbol &S) {
+    return S.Address != Address;
+  });
+  return ArrayRef<FunctionSymbol>(Begin, End);
+}
+
 const FunctionSymbol *symbolAt(ArrayRef<FunctionSymbol> Symbols,
                                uint64_t Address) {
-  auto It = llvm::partition_point(
-      Symbols, [&](const FunctionSymbol &S) { return S.Address < Address; });
-  return It != Symbols.end() && It->Address == Address ? &*It : nullptr;
+  ArrayRef<FunctionSymbol> At = symbolsAt(Symbols, Address);
+  return At.empty() ? nullptr : &At.front();
 }
 
 } // namespace bbmap

@@ -540,12 +540,9 @@ std::vector<FunctionBlocks> profiledFunctions(const BlockProfile &P,
 }
 
 std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary) {
-  ArrayRef<FunctionSymbol> Symbols = Binary.symbols();
-  auto It = llvm::partition_point(
-      Symbols, [&](const FunctionSymbol &S) { return S.Address < F.Address; });
-  for (; It != Symbols.end() && It->Address == F.Address; ++It)
-    if (It->Name == F.Name)
-      return It->File;
+  for (const FunctionSymbol &S : symbolsAt(Binary.symbols(), F.Address))
+    if (S.Name == F.Name)
+      return S.File;
   return std::string();
 }
 

@@ -62,6 +62,11 @@ struct FunctionSymbol {
 std::vector<FunctionSymbol>
 functionSymbols(const llvm::object::ELFObjectFileBase &Obj);
 
+/// The symbols of \p Symbols (sorted by address) that start at \p Address:
+/// a function and its aliases, or local functions placed together.
+llvm::ArrayRef<FunctionSymbol> symbolsAt(llvm::ArrayRef<FunctionSymbol> Symbols,
+                                         uint64_t Address);
+
 /// The first of \p Symbols (sorted by address) that starts at \p Address.
 const FunctionSymbol *symbolAt(llvm::ArrayRef<FunctionSymbol> Symbols,
                                uint64_t Address);
