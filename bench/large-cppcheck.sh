@@ -360,8 +360,7 @@ cg_run() {
   read -r _ "PAGES[$b]" _ "HOT99[$b]" _ "HOT90[$b]" _ < <(python3 "$BENCH/tools/code-pages.py" \
     "pages/$b.icache" "/$b/bin/$PROG")
   TEXT[$b]=$(llvm-size-22 -A "$bin" | awk '$1 == ".text" { print $2 }')
-  EXEC[$b]=$(llvm-size-22 -A "$bin" | awk 'NR == FNR { x[$1] = 1; next } ($1 in x) { s += $2 } END { print s }' \
-    <(llvm-readelf-22 -S -W "$bin" | sed -E 's/^ *\[ *[0-9]+\] *//' | awk '$7 ~ /X/ { print $1 }') -)
+  EXEC[$b]=$(exec_sections "$bin" | awk '{ s += $2 } END { print s }')
 }
 
 # time_runs BUILD...: a warm-up round, then $reps rounds, each running every

@@ -173,9 +173,7 @@ for b in "${builds[@]}"; do
   cachegrind "$b" "${WL[@]}"
   IR[$b]=$CG_IR I1[$b]=$CG_I1 LLI[$b]=$CG_LLI
   TEXT[$b]=$(llvm-size-22 -A "$b" | awk '$1 == ".text" { print $2 }')
-  llvm-size-22 -A "$b" | awk 'NR == FNR { x[$1] = 1; next } ($1 in x) { print $1, $2 }' \
-    <(llvm-readelf-22 -S -W "$b" | sed -E 's/^ *\[ *[0-9]+\] *//' | awk '$7 ~ /X/ { print $1 }') \
-    - >"$b.exec-sections"
+  exec_sections "$b" >"$b.exec-sections"
   EXEC[$b]=$(awk '{ s += $2 } END { print s }' "$b.exec-sections")
 done
 

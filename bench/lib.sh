@@ -149,6 +149,11 @@ check_out() {
     status=1
   fi
 }
+# exec_sections FILE: "NAME BYTES" for each executable section of FILE.
+exec_sections() {
+  llvm-size-22 -A "$1" | awk 'NR == FNR { x[$1] = 1; next } ($1 in x) { print $1, $2 }' \
+    <(llvm-readelf-22 -S -W "$1" | sed -E 's/^ *\[ *[0-9]+\] *//' | awk '$7 ~ /X/ { print $1 }') -
+}
 # same_text A B: A's .text is B's, byte for byte (the map changes no code).
 same_text() {
   llvm-objcopy-22 -O binary --only-section=.text "$1" "$1.text.bin"
