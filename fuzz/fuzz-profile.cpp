@@ -64,8 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   (void)misfitFunctions(Blocks, Binary->index());
   if (Blocks.Kind == CountKind::Samples)
     inferFlow(Blocks, *Binary, *Decoder);
-  writeClusterProfile(computeLayout(Blocks, *Binary), ClusterConsumer::Clang22,
-                      nulls());
+  writeClusterProfile(computeLayout(Blocks, *Binary, /*Threads=*/1),
+                      ClusterConsumer::Clang22, nulls());
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})
     for (bool Samples : {false, true}) {
       FdataOptions Options;

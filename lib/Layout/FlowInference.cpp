@@ -8,7 +8,9 @@
 
 #include "bbmap/Layout/FlowInference.h"
 #include "FunctionFlow.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/Support/MathExtras.h"
+#include <mutex>
 
 using namespace llvm;
 
@@ -54,43 +56,69 @@ ProfiParams inferenceParams() {
   return Params;
 }
 
+/// One function's CFG and its solved flow network.
+struct InferredFunction {
+  std::vector<CFGNode> Nodes;
+  FlowNetwork Net;
+  bool FromMap = false;
+  /// Inferred a second time with unsampled blocks unknown.
+  bool Sparse = false;
+};
+
+InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
+                               const AddressIndex &Index,
+                               const InstructionDecoder &Decoder) {
+  InferredFunction R;
+  R.Nodes = buildFunctionCFG(F, Index, Decoder, R.FromMap);
+  std::vector<uint64_t> Samples;
+  for (uint32_t E : F.Entries)
+    Samples.push_back(P.Counts[E]);
+  uint32_t Entry = entryPosition(F, Index);
+  R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, false));
+  if (!R.Net.hasExit())
+    return R;
+  ProfiParams Params = inferenceParams();
+  applyFlowInference(Params, R.Net.Func);
+  // A function sampled so sparsely that its samples lie on no path of
+  // sampled blocks loses all flow (dropping its weights is cheaper than
+  // raising the cold blocks between them): it ran, so infer it again with
+  // its unsampled blocks unknown, cheaper to raise than the entry to
+  // lower, but not free (free blocks would take any circulation).
+  if (R.Net.Func.Blocks.front().Flow == 0) {
+    R.Sparse = true;
+    R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, true));
+    Params.CostBlockUnknownInc = 5;
+    applyFlowInference(Params, R.Net.Func);
+  }
+  return R;
+}
+
 } // namespace
 
 InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
-                         const InstructionDecoder &Decoder) {
+                         const InstructionDecoder &Decoder, unsigned Threads) {
   const AddressIndex &Index = Binary.index();
+  std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
+  std::vector<uint64_t> Blocks;
+  for (const FunctionBlocks &F : Functions)
+    Blocks.push_back(F.Entries.size());
   InferenceStats Stats;
-  ProfiParams Params = inferenceParams();
-  for (const FunctionBlocks &F : profiledFunctions(P, Index)) {
-    bool FromMap = false;
-    std::vector<CFGNode> Nodes = buildFunctionCFG(F, Index, Decoder, FromMap);
-    std::vector<uint64_t> Samples;
-    for (uint32_t E : F.Entries)
-      Samples.push_back(P.Counts[E]);
-    uint32_t Entry = entryPosition(F, Index);
-    FlowNetwork Net =
-        flowNetwork(Nodes, Entry, sampleWeights(Nodes, Samples, false));
-    ++(FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
-    if (!Net.hasExit()) {
+  std::mutex Lock;
+  // Each function reads and writes only its own blocks' counts; the
+  // shared edge, call and return tables are written under the lock, in
+  // sums that do not depend on the order.
+  forEachInOrder(costliestFirst(Blocks), Threads, [&](uint32_t I) {
+    InferredFunction R = inferFunction(Functions[I], P, Index, Decoder);
+    std::lock_guard<std::mutex> Guard(Lock);
+    ++(R.FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
+    if (!R.Net.hasExit()) {
       ++Stats.WithoutExit;
-      assignWeights(Net, Nodes, P);
-      continue;
+      assignWeights(R.Net, R.Nodes, P);
+      return;
     }
-    applyFlowInference(Params, Net.Func);
-    // A function sampled so sparsely that its samples lie on no path of
-    // sampled blocks loses all flow (dropping its weights is cheaper than
-    // raising the cold blocks between them): it ran, so infer it again with
-    // its unsampled blocks unknown, cheaper to raise than the entry to
-    // lower, but not free (free blocks would take any circulation).
-    if (Net.Func.Blocks.front().Flow == 0) {
-      ++Stats.SparselySampled;
-      Net = flowNetwork(Nodes, Entry, sampleWeights(Nodes, Samples, true));
-      ProfiParams Sparse = Params;
-      Sparse.CostBlockUnknownInc = 5;
-      applyFlowInference(Sparse, Net.Func);
-    }
-    assignFlow(Net, Nodes, P);
-  }
+    Stats.SparselySampled += R.Sparse;
+    assignFlow(R.Net, R.Nodes, P);
+  });
   P.Kind = CountKind::Inferred;
   return Stats;
 }

@@ -11,6 +11,7 @@
 
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Format.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -164,29 +165,34 @@ private:
 } // namespace
 
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
-                                          const MappedBinary &Binary) {
+                                          const MappedBinary &Binary,
+                                          unsigned Threads) {
   const AddressIndex &Index = Binary.index();
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
   llvm::erase_if(Functions, [&](const FunctionBlocks &F) {
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  std::vector<FunctionLayout> Layout;
-  CompileUnitNames Units(Binary.object());
-  for (uint64_t I : functionOrder(Functions, P, Index)) {
-    const FunctionBlocks &F = Functions[I];
-    FunctionLayout L;
+  std::vector<uint64_t> Order = functionOrder(Functions, P, Index);
+  std::vector<FunctionLayout> Layout(Order.size());
+  std::vector<uint64_t> Blocks;
+  for (uint64_t I : Order)
+    Blocks.push_back(Functions[I].Entries.size());
+  forEachInOrder(costliestFirst(Blocks), Threads, [&](uint32_t Position) {
+    const FunctionBlocks &F = Functions[Order[Position]];
+    FunctionLayout &L = Layout[Position];
     L.Name = F.Name.str();
     L.Aliases = aliasesOf(F, Binary);
     L.SharedName = Binary.functionsNamed(F.Name) > 1;
-    if (L.SharedName)
-      L.Module = Units.at(F.Address);
     L.HotBlocks = hotBlocks(F, P, Index);
     L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
     L.Flow = flowOf(F, P, Index);
     L.Hashes = hashesOf(F, Index);
-    Layout.push_back(std::move(L));
-  }
+  });
+  CompileUnitNames Units(Binary.object());
+  for (uint64_t Position = 0; Position < Order.size(); ++Position)
+    if (Layout[Position].SharedName)
+      Layout[Position].Module = Units.at(Functions[Order[Position]].Address);
   return Layout;
 }
 

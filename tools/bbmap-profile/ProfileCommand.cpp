@@ -505,7 +505,7 @@ int ProfileRun::run() {
   bool WritesLayout = R.CFG.empty() && isLayout(format());
   if (Blocks.Kind == CountKind::Samples &&
       (R.InferCounts || WritesLayout || Profiled))
-    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder);
+    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder, R.Threads);
   warnMisfits(Facts, Counted, Profile, &Blocks, WritesLayout);
   if (Profiled) {
     CarriedProfile Carried =
@@ -518,7 +518,8 @@ int ProfileRun::run() {
   }
   const MappedBinary &Charged = Profiled ? *Binary : Counted;
   if (WritesLayout) {
-    std::vector<FunctionLayout> Layout = computeLayout(Blocks, Charged);
+    std::vector<FunctionLayout> Layout =
+        computeLayout(Blocks, Charged, R.Threads);
     // Nothing to lay out is an error, and no file is written (returning
     // lets Outs remove them).
     if (Layout.empty()) {

@@ -64,6 +64,9 @@ struct ProfileRequest {
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   bool IgnoreBuildID = false;
+  /// Threads for per-function inference and layout (0: the machine's
+  /// hardware threads); the result is the same for any number.
+  unsigned Threads = 0;
 };
 
 /// What a run found, for the summaries of the driver modes.

@@ -125,6 +125,11 @@ cl::opt<OutputFormat> Format(
 cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(ProfileCategory));
+cl::opt<std::string> SymbolOrderPath(
+    "symbol-order",
+    cl::desc("With --format=clusters, also write the symbol ordering file "
+             "of the same layout to this file (one run for both)"),
+    cl::value_desc("file"), cl::cat(ProfileCategory));
 cl::opt<bool> PrettyPrint("pretty-print", cl::desc("Indent the JSON output"),
                           cl::cat(ProfileCategory));
 cl::opt<unsigned> Top("top",
@@ -224,8 +229,9 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Theirs->removeArgument();
   cl::opt<unsigned> Threads(
       "threads",
-      cl::desc("Read perf.data on N threads (default: the machine's "
-               "hardware threads). The result is the same for every N"),
+      cl::desc("Read perf.data, infer counts and lay out functions on N "
+               "threads (default: the machine's hardware threads). The "
+               "result is the same for every N"),
       cl::value_desc("N"), cl::cat(ProfileCategory));
   cl::HideUnrelatedOptions(ProfileCategory);
   cl::SetVersionPrinter(
@@ -256,6 +262,14 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.StaleHashes = StaleHashes;
   Request.Sources = selectSources();
   Request.Outputs.push_back({Format, OutputPath});
+  if (!SymbolOrderPath.empty()) {
+    if (Format != OutputFormat::Clusters) {
+      WithColor::error(errs(), ToolName)
+          << "--symbol-order goes with --format=clusters\n";
+      return 2;
+    }
+    Request.Outputs.push_back({OutputFormat::SymbolOrder, SymbolOrderPath});
+  }
   Request.CFG = CFG;
   Request.PrettyPrint = PrettyPrint;
   Request.Top = Top;
@@ -264,6 +278,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.LayoutFor = LayoutFor;
   Request.InferCounts = InferCounts;
   Request.IgnoreBuildID = IgnoreBuildID;
+  Request.Threads = ThreadCount;
   ProfileOutcome Outcome;
   return runProfile(Request, Outcome);
 }

@@ -43,8 +43,12 @@ struct InferenceStats {
 /// Replaces the IP-sample counts of \p P (CountKind::Samples) with inferred
 /// block counts, edge counts, call counts (each direct call runs as often
 /// as its block) and return counts; \p P becomes CountKind::Inferred.
+/// Functions are inferred on up to \p Threads threads (0: the machine's
+/// hardware threads), the largest first; the result is the same for any
+/// number.
 InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
-                         const InstructionDecoder &Decoder);
+                         const InstructionDecoder &Decoder,
+                         unsigned Threads = 0);
 
 } // namespace bbmap
 

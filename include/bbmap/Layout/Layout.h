@@ -62,9 +62,12 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
 }
 
 /// Hot functions (a non-zero count), in function order, except those left
-/// out (leftOutOfLayout).
+/// out (leftOutOfLayout). Functions are laid out on up to \p Threads
+/// threads (0: the machine's hardware threads); the result is the same for
+/// any number.
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
-                                          const MappedBinary &Binary);
+                                          const MappedBinary &Binary,
+                                          unsigned Threads = 0);
 
 /// The clang a cluster profile is for: 19 stops at any specifier it does
 /// not know, 22 also reads `g` (block and edge counts) and `h` (block
