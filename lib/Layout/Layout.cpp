@@ -18,6 +18,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Transforms/Utils/CodeLayout.h"
+#include <limits>
 #include <map>
 
 using namespace llvm;
@@ -162,6 +163,21 @@ private:
   std::unique_ptr<DWARFContext> Context;
 };
 
+/// \p F's layout but for its Module (DWARF, which is not read concurrently).
+FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
+                        const MappedBinary &Binary) {
+  const AddressIndex &Index = Binary.index();
+  FunctionLayout L;
+  L.Name = F.Name.str();
+  L.Aliases = aliasesOf(F, Binary);
+  L.SharedName = Binary.functionsNamed(F.Name) > 1;
+  L.HotBlocks = hotBlocks(F, P, Index);
+  L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
+  L.Flow = flowOf(F, P, Index);
+  L.Hashes = hashesOf(F, Index);
+  return L;
+}
+
 } // namespace
 
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
@@ -173,26 +189,28 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  std::vector<uint64_t> Order = functionOrder(Functions, P, Index);
-  std::vector<FunctionLayout> Layout(Order.size());
-  std::vector<uint64_t> Blocks;
-  for (uint64_t I : Order)
-    Blocks.push_back(Functions[I].Entries.size());
-  forEachInOrder(costliestFirst(Blocks), Threads, [&](uint32_t Position) {
-    const FunctionBlocks &F = Functions[Order[Position]];
-    FunctionLayout &L = Layout[Position];
-    L.Name = F.Name.str();
-    L.Aliases = aliasesOf(F, Binary);
-    L.SharedName = Binary.functionsNamed(F.Name) > 1;
-    L.HotBlocks = hotBlocks(F, P, Index);
-    L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
-    L.Flow = flowOf(F, P, Index);
-    L.Hashes = hashesOf(F, Index);
+  // The function order is one more item, taken first: it runs beside the
+  // functions' block orders, which do not depend on it.
+  std::vector<FunctionLayout> ByFunction(Functions.size());
+  std::vector<uint64_t> Order;
+  std::vector<uint64_t> Costs;
+  for (const FunctionBlocks &F : Functions)
+    Costs.push_back(F.Entries.size());
+  Costs.push_back(std::numeric_limits<uint64_t>::max());
+  forEachInOrder(costliestFirst(Costs), Threads, [&](uint32_t I) {
+    if (I == Functions.size())
+      Order = functionOrder(Functions, P, Index);
+    else
+      ByFunction[I] = layoutOf(Functions[I], P, Binary);
   });
   CompileUnitNames Units(Binary.object());
-  for (uint64_t Position = 0; Position < Order.size(); ++Position)
-    if (Layout[Position].SharedName)
-      Layout[Position].Module = Units.at(Functions[Order[Position]].Address);
+  std::vector<FunctionLayout> Layout;
+  for (uint64_t I : Order) {
+    FunctionLayout &L = ByFunction[I];
+    if (L.SharedName)
+      L.Module = Units.at(Functions[I].Address);
+    Layout.push_back(std::move(L));
+  }
   return Layout;
 }
 
