@@ -16,12 +16,17 @@
 #   bench  plain -O2, bbmap from perf IP samples, bbmap from an exact trace
 #          of a shorter workload, BOLT on both profiles, PGO, PGO + bbmap:
 #          wall and CPU time, instructions, I1 and LL instruction misses,
-#          hot pages, sizes, and each toolchain's time and memory from
-#          profile to optimized binary
+#          hot pages, sizes
+#   speed  each toolchain's time and memory from profile to optimized
+#          binary: bbmap-profile's layout (clusters and symbol order, one
+#          run) and its fdata (perf2bolt's own output, checked equal)
+#          against perf2bolt-22, beside the rebuild and llvm-bolt-22 (the
+#          profiles and builds of the bench part)
 #
-# Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench]
-#   --reps N  timed runs per program in bench (default 5, interleaved)
-#   parts     default: all three, in that order
+# Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench] [speed]
+#   --reps N  timed runs per program in bench and speed (default 5,
+#             interleaved)
+#   parts     default: all four, in that order
 # Builds go to bench/out/large-cppcheck/<name>/ and are reused while their
 # flags and compiler plugin are unchanged (a build takes 5 to 8 minutes on
 # two cores). Set BBMAP_BUILD_DIR to use another tree's build/ for the
@@ -36,12 +41,12 @@ while [ $# -gt 0 ]; do
     -h|--help) usage; exit 0 ;;
     --reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"
             reps=$2; shift ;;
-    map|loop|bench) parts+=("$1") ;;
+    map|loop|bench|speed) parts+=("$1") ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
 done
-[ ${#parts[@]} -gt 0 ] || parts=(map loop bench)
+[ ${#parts[@]} -gt 0 ] || parts=(map loop bench speed)
 command -v clang-22 >/dev/null || die "clang-22 not found (run scripts/bootstrap.sh)"
 
 # fetch_cppcheck: sets CPPCHECK to Debian's cppcheck source tree
@@ -271,32 +276,41 @@ profile_sources() {
   rm -f "$b.triples"
 }
 
-# layout_files BUILD SRC: clusters and symbol order from BUILD's profile SRC
-# (perf or trace), timed (BUILD.SRC.bbmap-profile.times).
+# source_args BUILD SRC: bbmap-profile's option for BUILD's profile SRC
+# (perf or trace).
+source_args() {
+  if [ "$2" = perf ]; then echo "--perfdata=$1.perf.data"; else echo "--pa=$1.pa"; fi
+}
+
+# layout_files BUILD SRC: clusters and symbol order from BUILD's profile SRC,
+# one bbmap-profile run.
 layout_files() {
-  local b=$1 s=$2 src
-  if [ "$s" = perf ]; then src=(--perfdata="$b.perf.data"); else src=(--pa="$b.pa"); fi
+  local b=$1 s=$2
   step "bbmap-profile $b ($s): clusters and symbol order"
-  rm -f "$b.$s.bbmap-profile.times"
-  timed "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "${src[@]}" \
-    --format=clusters --layout-for=22 -o "$b.$s.clusters"
-  timed "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "${src[@]}" \
-    --format=symbol-order -o "$b.$s.order"
+  run "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "$(source_args "$b" "$s")" \
+    --format=clusters --layout-for=22 -o "$b.$s.clusters" --symbol-order="$b.$s.order"
   echo "  $(grep -c '^f ' "$b.$s.clusters") functions in the cluster profile," \
     "$(wc -l <"$b.$s.order") symbols in the order"
 }
 
+# p2b_args SRC: sets P2B to the perf2bolt-22 command line that writes the
+# fdata of plugin's profile SRC to bolt-SRC.fdata.
+p2b_args() {
+  if [ "$1" = perf ]; then
+    P2B=(perf2bolt-22 "plugin/bin/$PROG" -p plugin.perf.data --ba -o "bolt-$1.fdata")
+  else
+    P2B=(perf2bolt-22 "plugin/bin/$PROG" --pa -p plugin.pa -o "bolt-$1.fdata")
+  fi
+}
+
 # bolt SRC: BOLT's binary from plugin/bin/$PROG and its SRC profile,
-# perf2bolt-22 and llvm-bolt-22 timed.
+# llvm-bolt-22 timed.
 bolt() {
   local s=$1
   step "perf2bolt-22 and llvm-bolt-22 ($s)"
-  rm -f "bolt-$s.p2b.times" "bolt-$s.bolt.times"
-  if [ "$s" = perf ]; then
-    timed "bolt-$s.p2b" perf2bolt-22 "plugin/bin/$PROG" -p plugin.perf.data --ba -o "bolt-$s.fdata"
-  else
-    timed "bolt-$s.p2b" perf2bolt-22 "plugin/bin/$PROG" --pa -p plugin.pa -o "bolt-$s.fdata"
-  fi
+  rm -f "bolt-$s.bolt.times"
+  p2b_args "$s"
+  run "bolt-$s.p2b" "${P2B[@]}"
   # testrunner reads cppcheck's library files from cfg/ beside it.
   mkdir -p "bolt-$s/bin" && cp -r plugin/bin/cfg "bolt-$s/bin/"
   timed "bolt-$s.bolt" llvm-bolt-22 "plugin/bin/$PROG" -o "bolt-$s/bin/$PROG" \
@@ -402,9 +416,6 @@ measure() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx", a / b }'; }
-# sum_col TAG K: the sum over TAG.times' lines of column K.
-sum_col() { awk -v k="$2" '{ s += $k } END { printf "%.2f", s }' "$1.times"; }
-max_col() { awk -v k="$2" '$k > m { m = $k } END { printf "%d", m / 1024 }' "$1.times"; }
 
 # report BUILD...: the markdown tables of the bench part.
 report() {
@@ -431,21 +442,6 @@ report() {
   echo
   echo "PGO + bbmap (trace) against PGO: CPU $(ratio "${CPU[pgo-bbmap-trace]}" "${CPU[pgo]}")," \
     "I1 misses $(ratio "${I1[pgo-bbmap-trace]}" "${I1[pgo]}")"
-  echo
-  echo "### From profile to optimized binary (wall s, CPU s, peak RSS MB)"
-  echo
-  echo "| profile | bbmap-profile (clusters + order) | rebuild with the layout | perf2bolt-22 | llvm-bolt-22 |"
-  echo "|---|---:|---:|---:|---:|"
-  local s w u sy m
-  for s in perf trace; do
-    read -r w u sy m <"bbmap-$s/build.time"
-    printf '| %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |\n' "$s" \
-      "$(sum_col "plugin.$s.bbmap-profile" 1)" "$(sum_col "plugin.$s.bbmap-profile" 2)" \
-      "$(max_col "plugin.$s.bbmap-profile" 3)" \
-      "$w" "$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.1f", u + s }')" $((m / 1024)) \
-      "$(sum_col "bolt-$s.p2b" 1)" "$(sum_col "bolt-$s.p2b" 2)" "$(max_col "bolt-$s.p2b" 3)" \
-      "$(sum_col "bolt-$s.bolt" 1)" "$(sum_col "bolt-$s.bolt" 2)" "$(max_col "bolt-$s.bolt" 3)"
-  done
   echo
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
@@ -506,9 +502,7 @@ loop_part() {
   same_text "$t.intree" "$t"
   perf_profile "$t" thin
   run thin.clusters "$PROFILE" "$t" --perfdata=thin.perf.data \
-    --format=clusters --layout-for=22 -o thin.clusters
-  run thin.order "$PROFILE" "$t" --perfdata=thin.perf.data \
-    --format=symbol-order -o thin.order
+    --format=clusters --layout-for=22 -o thin.clusters --symbol-order=thin.order
   step "ThinLTO: relink with the layout (code generation only)"
   relink thin "bin/$PROG" "bin/$PROG.bbmap" "-Wl,--lto-basic-block-sections=$out/thin.clusters" \
     -Wl,-mllvm,-align-loops=1 -Wl,--lto-basic-block-address-map "-Wl,--symbol-ordering-file=$out/thin.order"
@@ -524,9 +518,7 @@ loop_part() {
   perf_profile "shared/bin/$PROG-shared" shared
   local lib=shared/lib/libcppcheck-core.so
   run shared.clusters "$PROFILE" "$lib" --perfdata=shared.perf.data --format=clusters \
-    --layout-for=22 -o shared.clusters
-  run shared.order "$PROFILE" "$lib" --perfdata=shared.perf.data --format=symbol-order \
-    -o shared.order
+    --layout-for=22 -o shared.clusters --symbol-order=shared.order
   echo "  $(grep -c '^f ' shared.clusters) functions of the library in the cluster profile"
   cppcheck_build shared-bbmap "$PROG" -DCMAKE_POSITION_INDEPENDENT_CODE=ON -- \
     "-fbasic-block-sections=list=$out/shared.clusters" -falign-loops=1 \
@@ -538,12 +530,85 @@ loop_part() {
     shared-bbmap/lib/libcppcheck-core.so
 }
 
+# speed_part: from the plugin build's profiles (the bench part's) to what
+# each optimizer reads, $reps interleaved rounds after a warm-up round
+# (medians; memory: the largest): bbmap-profile's layout (clusters and
+# symbol order, one run), bbmap-profile --format=fdata (what perf2bolt
+# writes, checked equal first; perf2bolt's no_lbr lines come in no fixed
+# order, so lines are compared sorted) and perf2bolt-22; then the report
+# (speed.md) beside the rebuild with the layout and llvm-bolt-22's rewrite
+# (the bench part's times).
+speed_part() {
+  local s r k tag
+  for s in perf trace; do
+    if [ ! -f "bbmap-$s/build.time" ] || [ ! -s "bolt-$s.bolt.times" ]; then
+      die "no bench part results for $s (run the bench part first)"
+    fi
+    step "$s: bbmap-profile --format=fdata against perf2bolt-22's fdata"
+    p2b_args "$s"
+    run "speed.$s.p2b" "${P2B[@]}"
+    run "speed.$s.fdata" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
+      --format=fdata -o "speed.$s.fdata"
+    if cmp -s <(sort "bolt-$s.fdata") <(sort "speed.$s.fdata"); then
+      echo "  the same $(wc -l <"bolt-$s.fdata") lines"
+    else
+      echo "FDATA DIFFERS: $s"; status=1
+    fi
+    local tools=(layout fdata p2b)
+    step "$s: 1 + $reps rounds of ${tools[*]}"
+    for tag in "${tools[@]}"; do rm -f "speed.$s.$tag.times"; done
+    for r in $(seq 0 "$reps"); do
+      for k in 0 1 2; do
+        tag=${tools[$(((k + r) % 3))]}
+        case $tag in
+          layout) timed "speed.$s.$tag" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
+                    --format=clusters --layout-for=22 -o speed.clusters --symbol-order=speed.order ;;
+          fdata) timed "speed.$s.$tag" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
+                   --format=fdata -o "speed.$s.fdata" ;;
+          p2b) timed "speed.$s.$tag" "${P2B[@]}" ;;
+        esac
+        [ "$r" -gt 0 ] || sed -i '$d' "speed.$s.$tag.times"
+      done
+    done
+    if ! cmp -s speed.clusters "plugin.$s.clusters" || ! cmp -s speed.order "plugin.$s.order"; then
+      echo "LAYOUT DIFFERS: $s (from the bench part's)"; status=1
+    fi
+  done
+  speed_report | tee speed.md
+}
+
+# speed_report: the table of the speed part.
+speed_report() {
+  local s w u sy m
+  med() { col "speed.$1.$2" "$3"; }
+  peak() { awk '$3 > m { m = $3 } END { printf "%d", m / 1024 }' "speed.$1.$2.times"; }
+  echo "### From profile to optimized binary (wall s / CPU s / peak RSS MB; medians of $reps)"
+  echo
+  echo "| profile | bbmap-profile layout (clusters + order) | bbmap-profile fdata | perf2bolt-22 | layout / perf2bolt | fdata / perf2bolt | rebuild with the layout | llvm-bolt-22 |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  for s in perf trace; do
+    read -r w u sy m <"bbmap-$s/build.time"
+    printf '| %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s time, %s memory | %s time, %s memory | %s / %s / %s | %s / %s / %s |\n' "$s" \
+      "$(med "$s" layout 1)" "$(med "$s" layout 2)" "$(peak "$s" layout)" \
+      "$(med "$s" fdata 1)" "$(med "$s" fdata 2)" "$(peak "$s" fdata)" \
+      "$(med "$s" p2b 1)" "$(med "$s" p2b 2)" "$(peak "$s" p2b)" \
+      "$(ratio "$(med "$s" layout 1)" "$(med "$s" p2b 1)")" "$(ratio "$(peak "$s" layout)" "$(peak "$s" p2b)")" \
+      "$(ratio "$(med "$s" fdata 1)" "$(med "$s" p2b 1)")" "$(ratio "$(peak "$s" fdata)" "$(peak "$s" p2b)")" \
+      "$w" "$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.1f", u + s }')" $((m / 1024)) \
+      "$(col "bolt-$s.bolt" 1)" "$(col "bolt-$s.bolt" 2)" \
+      "$(awk '$3 > m { m = $3 } END { printf "%d", m / 1024 }' "bolt-$s.bolt.times")"
+  done
+  echo
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 status=0
 for part in "${parts[@]}"; do
   case "$part" in
     map) map_part ;;
     loop) loop_part ;;
     bench) bench_part ;;
+    speed) speed_part ;;
   esac
 done
 [ "$status" -eq 0 ] || { echo "large-cppcheck: FAIL"; exit 1; }
