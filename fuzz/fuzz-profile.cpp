@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     consumeError(P.takeError());
     return 0;
   }
-  BlockProfile Blocks = countBlocks(*P, *Binary, *Decoder);
+  BlockProfile Blocks = countBlocks(*P, *Binary, *Decoder, /*Threads=*/1);
   (void)profiledFunctions(Blocks, Binary->index());
   (void)misfitFunctions(Blocks, Binary->index());
   if (Blocks.Kind == CountKind::Samples)

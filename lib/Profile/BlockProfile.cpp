@@ -7,15 +7,21 @@
 // decoding the instruction there (once per address), unless the trace
 // carries its classification. Apart from the charging, each record is
 // judged against the code it names (does it start and end where records
-// of this binary can?) and counted per function in BlockProfile::Fit.
+// of this binary can?) and counted per function in BlockProfile::Fit. A
+// large profile is cut into slices, each charged by a counter of its own
+// on a thread of its own; all that a counter holds is sums, which add up.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Threading.h"
 #include <algorithm>
+#include <memory>
+#include <numeric>
 #include <optional>
 
 using namespace llvm;
@@ -23,6 +29,9 @@ using namespace llvm;
 namespace bbmap {
 
 namespace {
+
+/// Records below which a profile is not worth cutting into parts.
+constexpr size_t MinRecordsPerPart = 16384;
 
 class BlockCounter {
 public:
@@ -41,6 +50,8 @@ public:
       addRun(T.To, T.FallthroughEnd, T.Count, enteredByReturn(T));
   }
   void addSample(const Sample &S);
+  /// Adds what \p Other counted (another part of the same profile).
+  void absorb(const BlockCounter &Other);
   BlockProfile finish(bool Sampled);
 
 private:
@@ -418,6 +429,35 @@ void BlockCounter::addSample(const Sample &S) {
   SampleCounts[Entry] += S.Count;
 }
 
+void BlockCounter::absorb(const BlockCounter &Other) {
+  for (size_t E = 0; E < BlockDiff.size(); ++E) {
+    BlockDiff[E] += Other.BlockDiff[E];
+    FallDiff[E] += Other.FallDiff[E];
+  }
+  SampleCounts.resize(std::max(SampleCounts.size(), Other.SampleCounts.size()));
+  for (size_t E = 0; E < Other.SampleCounts.size(); ++E)
+    SampleCounts[E] += Other.SampleCounts[E];
+  for (const auto &[Key, C] : Other.Jumps) {
+    EdgeCount &E = Jumps[Key];
+    E.Count += C.Count;
+    E.Mispreds += C.Mispreds;
+  }
+  for (const auto &[Key, C] : Other.Calls) {
+    EdgeCount &E = Calls[Key];
+    E.Count += C.Count;
+    E.Mispreds += C.Mispreds;
+  }
+  for (const auto &[Entry, Count] : Other.Returns)
+    Returns[Entry] += Count;
+  for (const auto &[Function, F] : Other.Fit) {
+    FunctionFit &Mine = Fit[Function];
+    Mine.Records += F.Records;
+    Mine.Misfits += F.Misfits;
+  }
+  ChargedRuns |= Other.ChargedRuns;
+  Stats += Other.Stats;
+}
+
 BlockProfile BlockCounter::finish(bool Sampled) {
   BlockProfile P;
   P.Kind = Sampled ? CountKind::Samples : CountKind::Executions;
@@ -548,15 +588,32 @@ std::string moduleOf(const FunctionBlocks &F, const MappedBinary &Binary) {
 
 BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,
-                         const InstructionDecoder &Decoder) {
-  BlockCounter Counter(Binary, Decoder, /*JudgeFit=*/!Profile.Translated);
+                         const InstructionDecoder &Decoder, unsigned Threads) {
   bool Sampled = Profile.Traces.empty() && !Profile.Samples.empty();
-  if (Sampled)
-    for (const Sample &S : Profile.Samples)
-      Counter.addSample(S);
-  for (const Trace &T : Profile.Traces)
-    Counter.addTrace(T);
-  return Counter.finish(Sampled);
+  size_t Records = Sampled ? Profile.Samples.size() : Profile.Traces.size();
+  if (!Threads)
+    Threads = hardware_concurrency().compute_thread_count();
+  size_t Parts = std::clamp<size_t>(Records / MinRecordsPerPart, 1, Threads);
+  // One counter per part, each over a contiguous slice of the records
+  // (neighbours in address order, which decode the same blocks).
+  std::vector<std::unique_ptr<BlockCounter>> Counters(Parts);
+  std::vector<uint32_t> PartOrder(Parts);
+  std::iota(PartOrder.begin(), PartOrder.end(), 0);
+  forEachInOrder(PartOrder, Parts, [&](uint32_t Part) {
+    auto C = std::make_unique<BlockCounter>(Binary, Decoder,
+                                            /*JudgeFit=*/!Profile.Translated);
+    for (size_t R = Records * Part / Parts, End = Records * (Part + 1) / Parts;
+         R < End; ++R) {
+      if (Sampled)
+        C->addSample(Profile.Samples[R]);
+      else
+        C->addTrace(Profile.Traces[R]);
+    }
+    Counters[Part] = std::move(C);
+  });
+  for (size_t Part = 1; Part < Parts; ++Part)
+    Counters.front()->absorb(*Counters[Part]);
+  return Counters.front()->finish(Sampled);
 }
 
 } // namespace bbmap

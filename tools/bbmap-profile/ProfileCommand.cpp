@@ -500,8 +500,9 @@ int ProfileRun::run() {
   const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
   const InstructionDecoder &CountedDecoder =
       CountedOn ? *CountedOn->Decoder : *Decoder;
-  BlockProfile Blocks = YAML ? chargeYAML(*YAML, Counted, CountedDecoder)
-                             : countBlocks(Profile, Counted, CountedDecoder);
+  BlockProfile Blocks =
+      YAML ? chargeYAML(*YAML, Counted, CountedDecoder)
+           : countBlocks(Profile, Counted, CountedDecoder, R.Threads);
   bool WritesLayout = R.CFG.empty() && isLayout(format());
   if (Blocks.Kind == CountKind::Samples &&
       (R.InferCounts || WritesLayout || Profiled))

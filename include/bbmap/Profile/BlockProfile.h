@@ -60,6 +60,18 @@ struct MappingStats {
   uint64_t RunsAcrossRanges = 0;
   /// IP samples outside every block.
   uint64_t SamplesOutside = 0;
+
+  MappingStats &operator+=(const MappingStats &O) {
+    Returns += O.Returns;
+    Calls += O.Calls;
+    BranchesOutside += O.BranchesOutside;
+    BranchesIntoBlock += O.BranchesIntoBlock;
+    RunsOutside += O.RunsOutside;
+    RunsBackwards += O.RunsBackwards;
+    RunsAcrossRanges += O.RunsAcrossRanges;
+    SamplesOutside += O.SamplesOutside;
+    return *this;
+  }
 };
 
 /// What the counts of a BlockProfile are.
@@ -155,10 +167,13 @@ std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
 /// (edges, returns, tail calls). countBlocks applies it to such profiles.
 void countFromFlow(BlockProfile &P, const AddressIndex &Index);
 
-/// Charges \p Profile to the blocks of \p Binary's maps.
+/// Charges \p Profile to the blocks of \p Binary's maps. A large profile is
+/// cut into parts charged on up to \p Threads threads (0: the machine's
+/// hardware threads) and summed: the result is the same for any number.
 BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,
-                         const InstructionDecoder &Decoder);
+                         const InstructionDecoder &Decoder,
+                         unsigned Threads = 0);
 
 } // namespace bbmap
 
