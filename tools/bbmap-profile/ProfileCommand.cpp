@@ -23,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
@@ -89,11 +90,47 @@ struct ChargedBinary {
 };
 
 /// One run of a request; errors of its inputs end the process.
+/// --time-phases: the wall and CPU time (all threads) of each phase of a
+/// run, reported as LLVM's -time-passes is (llvm::TimerGroup) on standard
+/// error when the run ends.
+class PhaseTimers {
+public:
+  explicit PhaseTimers(bool Enabled) {
+    if (Enabled)
+      Group =
+          std::make_unique<TimerGroup>("bbmap-profile", "bbmap-profile phases");
+  }
+  ~PhaseTimers() {
+    stop();
+    Timers.clear();
+    if (Group)
+      Group->print(errs());
+  }
+  /// Ends the current phase and starts \p Name.
+  void start(StringRef Name, StringRef Description) {
+    if (!Group)
+      return;
+    stop();
+    Timers.push_back(std::make_unique<Timer>(Name, Description, *Group));
+    Timers.back()->startTimer();
+  }
+
+private:
+  void stop() {
+    if (!Timers.empty() && Timers.back()->isRunning())
+      Timers.back()->stopTimer();
+  }
+
+  std::unique_ptr<TimerGroup> Group;
+  std::vector<std::unique_ptr<Timer>> Timers;
+};
+
 class ProfileRun {
 public:
   ProfileRun(const ProfileRequest &R, ProfileOutcome &Outcome)
       : R(R), Outcome(Outcome), Source(describeSources(R.Sources)),
-        YAMLInput(Source.Format == ProfileFormat::BoltYAML) {}
+        YAMLInput(Source.Format == ProfileFormat::BoltYAML),
+        Phases(R.TimePhases) {}
 
   int run();
 
@@ -144,6 +181,7 @@ private:
   ProfileOutcome &Outcome;
   ProfileSource Source;
   bool YAMLInput;
+  PhaseTimers Phases;
 };
 
 /// The output is one of perf2bolt's (fdata or YAML) of the profiled
@@ -414,6 +452,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
 
 int ProfileRun::run() {
   checkOutputs();
+  Phases.start("open", "open the binary");
   // A BOLTed binary needs no map: fdata goes through its BAT table, block
   // counts to the input binary's map.
   std::unique_ptr<MappedBinary> Binary = unwrap(
@@ -430,6 +469,7 @@ int ProfileRun::run() {
   SourceFacts Facts;
   std::optional<boltyaml::Profile> YAML;
   BranchProfile Profile;
+  Phases.start("read", "read the profile");
   if (YAMLInput) {
     YAML = readYAML(Source.Path);
     Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
@@ -467,11 +507,13 @@ int ProfileRun::run() {
   };
   raw_ostream &OS = Outs.front()->os();
   if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
+    Phases.start("write", "write the output");
     if (Error E = writePreAggregated(Profile, OS))
       fail(Source.Path, toString(std::move(E)));
     return KeepAll();
   }
   if (WritesFdata) {
+    Phases.start("records", "perf2bolt's records, written");
     warnMisfits(Facts, *Binary, Profile, nullptr, /*Layout=*/false);
     for (size_t I = 0; I != R.Outputs.size(); ++I)
       writeRecords(R.Outputs[I], Profile, *Binary, *Decoder, Outs[I]->os());
@@ -500,13 +542,16 @@ int ProfileRun::run() {
   const MappedBinary &Counted = CountedOn ? *CountedOn->Binary : *Binary;
   const InstructionDecoder &CountedDecoder =
       CountedOn ? *CountedOn->Decoder : *Decoder;
+  Phases.start("count", "charge the profile to blocks");
   BlockProfile Blocks =
       YAML ? chargeYAML(*YAML, Counted, CountedDecoder)
            : countBlocks(Profile, Counted, CountedDecoder, R.Threads);
   bool WritesLayout = R.CFG.empty() && isLayout(format());
   if (Blocks.Kind == CountKind::Samples &&
-      (R.InferCounts || WritesLayout || Profiled))
+      (R.InferCounts || WritesLayout || Profiled)) {
+    Phases.start("infer", "infer block and edge counts");
     Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder, R.Threads);
+  }
   warnMisfits(Facts, Counted, Profile, &Blocks, WritesLayout);
   if (Profiled) {
     CarriedProfile Carried =
@@ -519,6 +564,7 @@ int ProfileRun::run() {
   }
   const MappedBinary &Charged = Profiled ? *Binary : Counted;
   if (WritesLayout) {
+    Phases.start("layout", "lay out blocks and functions");
     std::vector<FunctionLayout> Layout =
         computeLayout(Blocks, Charged, R.Threads);
     // Nothing to lay out is an error, and no file is written (returning
@@ -539,6 +585,7 @@ int ProfileRun::run() {
       return 1;
     }
     warnUnattributed(Layout, Charged);
+    Phases.start("write", "write the output");
     for (size_t I = 0; I != R.Outputs.size(); ++I) {
       if (R.Outputs[I].Format == OutputFormat::Clusters)
         writeClusterProfile(Layout, R.LayoutFor, Outs[I]->os());
@@ -547,6 +594,7 @@ int ProfileRun::run() {
     }
     return KeepAll();
   }
+  Phases.start("write", "write the output");
   if (!R.CFG.empty()) {
     if (Error E = printFunctionCFG(OS, Charged, Blocks, R.CFG))
       fail(Charged.path(), toString(std::move(E)));

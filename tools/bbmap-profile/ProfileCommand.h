@@ -67,6 +67,8 @@ struct ProfileRequest {
   /// Threads for per-function inference and layout (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;
+  /// Report each phase's time on standard error.
+  bool TimePhases = false;
 };
 
 /// What a run found, for the summaries of the driver modes.

@@ -130,6 +130,11 @@ cl::opt<std::string> SymbolOrderPath(
     cl::desc("With --format=clusters, also write the symbol ordering file "
              "of the same layout to this file (one run for both)"),
     cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<bool> TimePhases(
+    "time-phases",
+    cl::desc("Report the wall and CPU time of each phase (open, read, "
+             "count, infer, layout, write) on standard error"),
+    cl::cat(ProfileCategory));
 cl::opt<bool> PrettyPrint("pretty-print", cl::desc("Indent the JSON output"),
                           cl::cat(ProfileCategory));
 cl::opt<unsigned> Top("top",
@@ -279,6 +284,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.InferCounts = InferCounts;
   Request.IgnoreBuildID = IgnoreBuildID;
   Request.Threads = ThreadCount;
+  Request.TimePhases = TimePhases;
   ProfileOutcome Outcome;
   return runProfile(Request, Outcome);
 }
