@@ -533,12 +533,13 @@ loop_part() {
 # speed_part: from the plugin build's profiles (the bench part's) to what
 # each optimizer reads, $reps interleaved rounds after a warm-up round
 # (medians; memory: the largest): bbmap-profile's layout (clusters and
-# symbol order, one run; then once more with --time-phases on one thread
-# and on all, speed.SRC.phases.1 and .0), bbmap-profile --format=fdata (what perf2bolt
+# symbol order, one run), bbmap-profile --format=fdata (what perf2bolt
 # writes, checked equal first; perf2bolt's no_lbr lines come in no fixed
-# order, so lines are compared sorted) and perf2bolt-22; then the report
-# (speed.md) beside the rebuild with the layout and llvm-bolt-22's rewrite
-# (the bench part's times).
+# order, so lines are compared sorted) and perf2bolt-22; then the layout
+# run once more with --time-phases on one thread and on all
+# (speed.SRC.phases.N for N threads); then the report (speed.md) beside the
+# rebuild with the layout and llvm-bolt-22's rewrite (the bench part's
+# times).
 speed_part() {
   local s r k tag t
   for s in perf trace; do
@@ -574,9 +575,9 @@ speed_part() {
     if ! cmp -s speed.clusters "plugin.$s.clusters" || ! cmp -s speed.order "plugin.$s.order"; then
       echo "LAYOUT DIFFERS: $s (from the bench part's)"; status=1
     fi
-    for t in 1 0; do
+    for t in 1 "$(nproc)"; do
       "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" --format=clusters \
-        --layout-for=22 -o speed.clusters --symbol-order=speed.order --threads=$t \
+        --layout-for=22 -o speed.clusters --symbol-order=speed.order --threads="$t" \
         --time-phases 2>"speed.$s.phases.$t"
     done
   done
@@ -605,9 +606,9 @@ speed_report() {
       "$(awk '$3 > m { m = $3 } END { printf "%d", m / 1024 }' "bolt-$s.bolt.times")"
   done
   for s in perf trace; do
-    for t in 1 0; do
+    for t in 1 "$(nproc)"; do
       echo
-      echo "bbmap-profile layout, $s profile, --threads=$t (0: all), --time-phases:"
+      echo "bbmap-profile layout, $s profile, --threads=$t, --time-phases:"
       echo
       grep -E '^ +[0-9]' "speed.$s.phases.$t" | sed 's/^/    /'
     done
