@@ -610,7 +610,7 @@ speed_report() {
       echo
       echo "bbmap-profile layout, $s profile, --threads=$t, --time-phases:"
       echo
-      grep -E '^ +[0-9]' "speed.$s.phases.$t" | sed 's/^/    /'
+      grep -E '^ +([0-9]|---User)' "speed.$s.phases.$t" | sed 's/^/    /'
     done
   done
   echo
