@@ -39,9 +39,7 @@ for n in $majors; do
   "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" --top=5
   echo "== layout: bbmap-profile --format=clusters, rebuilt with clang-$n and lld"
   "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" \
-    --format=clusters -o "$out/demo-$n.clusters"
-  "$build/llvm-$n/bbmap-profile" "$out/demo-$n" --pa="$out/demo-$n.pa" \
-    --format=symbol-order -o "$out/demo-$n.order"
+    --format=clusters -o "$out/demo-$n.clusters" --symbol-order="$out/demo-$n.order"
   cat "$out/demo-$n.clusters"
   "clang-$n" -O2 -ffunction-sections -fuse-ld=lld -fbasic-block-address-map \
     -fbasic-block-sections=list="$out/demo-$n.clusters" -falign-loops=1 \
