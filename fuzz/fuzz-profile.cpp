@@ -71,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       FdataOptions Options;
       Options.Dialect = D;
       Options.BasicSamples = Samples;
+      Options.Threads = 1;
       Expected<FdataStats> S =
           writeFdata(*P, *Binary, *Decoder, Options, nulls());
       if (!S)

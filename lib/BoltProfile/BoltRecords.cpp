@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/Support/Parallel.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 
@@ -124,27 +126,56 @@ void BoltRecordAggregator::doBranch(uint64_t From, uint64_t To, uint64_t Count,
         .add(Count, Mispreds);
 }
 
+std::optional<BoltFunctionView>
+BoltRecordAggregator::buildView(const BoltFunction &F) const {
+  auto Begin = llvm::partition_point(
+      MapBlocks, [&](const MapBlockStart &B) { return B.Address < F.Address; });
+  auto End = std::find_if(Begin, MapBlocks.end(), [&](const auto &B) {
+    return B.Address >= F.Address + F.Size;
+  });
+  size_t First = Begin - MapBlocks.begin();
+  auto Read = [&](uint64_t Address, unsigned Size) {
+    return readData(Address, Size);
+  };
+  BoltCodeContext Context;
+  Context.StrictMode = Functions.hasRelocations();
+  Context.DataReferences = Functions.dataReferences();
+  Context.ReadData = Read;
+  return BoltFunctionView::build(
+      F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin), Context);
+}
+
 const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
   auto [It, Inserted] = Views.try_emplace(F.Address);
-  if (Inserted) {
-    auto Begin = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
-      return B.Address < F.Address;
-    });
-    auto End = std::find_if(Begin, MapBlocks.end(), [&](const auto &B) {
-      return B.Address >= F.Address + F.Size;
-    });
-    size_t First = Begin - MapBlocks.begin();
-    auto Read = [&](uint64_t Address, unsigned Size) {
-      return readData(Address, Size);
-    };
-    BoltCodeContext Context;
-    Context.StrictMode = Functions.hasRelocations();
-    Context.DataReferences = Functions.dataReferences();
-    Context.ReadData = Read;
-    It->second = BoltFunctionView::build(
-        F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin), Context);
-  }
+  if (Inserted)
+    It->second = buildView(F);
   return It->second ? &*It->second : nullptr;
+}
+
+void BoltRecordAggregator::buildViews(ArrayRef<Trace> Traces,
+                                      unsigned Threads) {
+  // The functions whose code the traces make BOLT look at: a branch's
+  // source (is it a return?) and a fall-through run's function.
+  std::vector<const BoltFunction *> Needed;
+  DenseSet<const BoltFunction *> Seen;
+  auto Need = [&](const BoltFunction *F) {
+    if (F && !Views.count(F->Address) && Seen.insert(F).second)
+      Needed.push_back(F);
+  };
+  for (const Trace &T : Traces) {
+    if (T.hasBranch())
+      Need(Functions.containing(T.From));
+    if (T.hasFallthrough())
+      Need(Functions.containing(T.To));
+  }
+  std::vector<uint64_t> Sizes;
+  for (const BoltFunction *F : Needed)
+    Sizes.push_back(F->Size);
+  std::vector<std::optional<BoltFunctionView>> Built(Needed.size());
+  forEachInOrder(costliestFirst(Sizes), Threads,
+                 [&](uint32_t I) { Built[I] = buildView(*Needed[I]); });
+  for (size_t I = 0; I < Needed.size(); ++I)
+    Views.try_emplace(Needed[I]->Address, std::move(Built[I]));
 }
 
 std::optional<FallthroughList>
@@ -267,8 +298,8 @@ void BoltRecordAggregator::addSample(const Sample &S) {
   dataOf(*Parent).Samples[Offset] += S.Count;
 }
 
-void BoltRecordAggregator::add(const BranchProfile &Profile,
-                               bool BasicSamples) {
+void BoltRecordAggregator::add(const BranchProfile &Profile, bool BasicSamples,
+                               unsigned Threads) {
   if (BasicSamples) {
     for (const Sample &S : Profile.Samples)
       addSample(S);
@@ -277,6 +308,8 @@ void BoltRecordAggregator::add(const BranchProfile &Profile,
   for (const Trace &T : Profile.Traces)
     if (T.Kind == TraceKind::Return && T.From != 0)
       ReturnSources.insert(T.From);
+  if (!isBAT())
+    buildViews(Profile.Traces, Threads);
   for (const Trace &T : Profile.Traces)
     addTrace(T);
 }

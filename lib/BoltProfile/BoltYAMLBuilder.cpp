@@ -358,7 +358,7 @@ boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
 }
 
 boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
-  Records.add(Profile, Options.BasicSamples);
+  Records.add(Profile, Options.BasicSamples, Options.Threads);
   boltyaml::Profile P;
   P.Head = header(Profile);
   std::vector<const BoltFunctionRecords *> Listed;

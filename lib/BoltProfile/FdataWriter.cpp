@@ -90,7 +90,7 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
                                 const InstructionDecoder &Decoder,
                                 const FdataOptions &Options, raw_ostream &OS) {
   BoltRecordAggregator Records(Binary, Decoder, Options.Dialect);
-  Records.add(Profile, Options.BasicSamples);
+  Records.add(Profile, Options.BasicSamples, Options.Threads);
   FdataStats Stats = Records.stats();
   Stats.Objects = writeRecords(Records, Options.BasicSamples,
                                Options.PerfEventNames, Profile.Events, OS);

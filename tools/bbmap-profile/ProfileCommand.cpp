@@ -432,6 +432,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
     BoltYAMLOptions Options;
     Options.Dialect = R.Dialect;
     Options.BasicSamples = BasicSamples;
+    Options.Threads = R.Threads;
     boltyaml::writeBoltYAML(
         unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options,
                                            &Outcome.Stats)),
@@ -441,6 +442,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
   FdataOptions Options;
   Options.Dialect = R.Dialect;
   Options.BasicSamples = BasicSamples;
+  Options.Threads = R.Threads;
   Options.PerfEventNames = any_of(R.Sources, [](const ProfileSource &S) {
     return S.Format == ProfileFormat::PerfData ||
            S.Format == ProfileFormat::PerfScript;

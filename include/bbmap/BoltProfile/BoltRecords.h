@@ -102,8 +102,11 @@ public:
                        const InstructionDecoder &Decoder, FdataDialect Dialect);
 
   /// Adds the traces of \p Profile, or its IP samples with
-  /// \p BasicSamples.
-  void add(const BranchProfile &Profile, bool BasicSamples);
+  /// \p BasicSamples. The functions the traces need BOLT's blocks of are
+  /// read first, on up to \p Threads threads (0: the machine's hardware
+  /// threads); the records are the same for any number.
+  void add(const BranchProfile &Profile, bool BasicSamples,
+           unsigned Threads = 0);
 
   bool isBAT() const { return Binary.translator() != nullptr; }
   const BoltFunctionTable &functions() const { return Functions; }
@@ -123,6 +126,9 @@ private:
     uint64_t Offset = 0;
   };
 
+  std::optional<BoltFunctionView> buildView(const BoltFunction &F) const;
+  /// Builds, in parallel, the views \p Traces will ask viewOf for.
+  void buildViews(llvm::ArrayRef<Trace> Traces, unsigned Threads);
   void addTrace(const Trace &T);
   void addSample(const Sample &S);
   bool isReturn(const Trace &T);

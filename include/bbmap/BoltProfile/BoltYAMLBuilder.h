@@ -34,6 +34,9 @@ struct BoltYAMLOptions {
   boltyaml::HashFunction Hash = boltyaml::HashFunction::XXH3;
   /// Number blocks and hash the function in DFS order (`dfs-order`).
   bool UseDFS = false;
+  /// Threads that read BOLT's view of the profiled functions (0: the
+  /// machine's hardware threads); the output is the same for any number.
+  unsigned Threads = 0;
 };
 
 /// Fails for a binary the YAML profile is not written for: a BOLTed one

@@ -33,6 +33,9 @@ struct FdataOptions {
   /// The event names are perf's (perf.data, perf script): perf2bolt writes
   /// them as `perf script` prints them, with a trailing colon.
   bool PerfEventNames = false;
+  /// Threads that read BOLT's view of the profiled functions (0: the
+  /// machine's hardware threads); the output is the same for any number.
+  unsigned Threads = 0;
 };
 
 /// Writes \p Profile against \p Binary (the profiled file; BOLTed ones are
