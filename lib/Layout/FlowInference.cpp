@@ -2,7 +2,8 @@
 //
 // Per function with samples: profi's flow network over the function's CFG
 // (FunctionFlow.h) with blocks weighing their samples per instruction
-// (empty blocks are unknown), solved with the sample loader's costs.
+// (empty blocks are unknown), solved with the sample loader's costs. The
+// functions are solved on several threads, the largest first.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,8 @@
 // blocks in that order that ran. Function order: the cache-directed sort
 // over the profiled functions, with the call counts and call-site offsets
 // of the profile. Functions whose records mostly do not fit their blocks
-// take no part in either.
+// take no part in either. Each function's block order, and the function
+// order, are independent items on the threads (the largest first).
 //
 //===----------------------------------------------------------------------===//
 
