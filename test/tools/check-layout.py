@@ -90,10 +90,10 @@ def main():
             print('%s: not in the rebuilt binary' % name)
             bad += 1
             continue
-        f = next((g for g in candidates
-                  if ranges_of(g, profiled)[0][0] == ids), candidates[0])
+        ranged = [(g, ranges_of(g, profiled)) for g in candidates]
+        f, (ranges, extra) = next((c for c in ranged if c[1][0][0] == ids),
+                                  ranged[0])
         used.add(id(f))
-        ranges, extra = ranges_of(f, profiled)
         added += extra
         hot_ok = ranges[0] == ids
         cold_ok = all(i not in ids for r in ranges[1:] for i in r)
