@@ -18,7 +18,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <memory>
 #include <numeric>
@@ -437,16 +436,10 @@ void BlockCounter::absorb(const BlockCounter &Other) {
   SampleCounts.resize(std::max(SampleCounts.size(), Other.SampleCounts.size()));
   for (size_t E = 0; E < Other.SampleCounts.size(); ++E)
     SampleCounts[E] += Other.SampleCounts[E];
-  for (const auto &[Key, C] : Other.Jumps) {
-    EdgeCount &E = Jumps[Key];
-    E.Count += C.Count;
-    E.Mispreds += C.Mispreds;
-  }
-  for (const auto &[Key, C] : Other.Calls) {
-    EdgeCount &E = Calls[Key];
-    E.Count += C.Count;
-    E.Mispreds += C.Mispreds;
-  }
+  for (const auto &[Key, C] : Other.Jumps)
+    Jumps[Key] += C;
+  for (const auto &[Key, C] : Other.Calls)
+    Calls[Key] += C;
   for (const auto &[Entry, Count] : Other.Returns)
     Returns[Entry] += Count;
   for (const auto &[Function, F] : Other.Fit) {
@@ -472,11 +465,8 @@ BlockProfile BlockCounter::finish(bool Sampled) {
     if (Fall)
       P.Edges[{E, E + 1}].Count += Fall;
   }
-  for (const auto &[Key, C] : Jumps) {
-    EdgeCount &E = P.Edges[Key];
-    E.Count += C.Count;
-    E.Mispreds += C.Mispreds;
-  }
+  for (const auto &[Key, C] : Jumps)
+    P.Edges[Key] += C;
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
@@ -591,9 +581,8 @@ BlockProfile countBlocks(const BranchProfile &Profile,
                          const InstructionDecoder &Decoder, unsigned Threads) {
   bool Sampled = Profile.Traces.empty() && !Profile.Samples.empty();
   size_t Records = Sampled ? Profile.Samples.size() : Profile.Traces.size();
-  if (!Threads)
-    Threads = hardware_concurrency().compute_thread_count();
-  size_t Parts = std::clamp<size_t>(Records / MinRecordsPerPart, 1, Threads);
+  size_t Parts =
+      std::clamp<size_t>(Records / MinRecordsPerPart, 1, threadCount(Threads));
   // One counter per part, each over a contiguous slice of the records
   // (neighbours in address order, which decode the same blocks).
   std::vector<std::unique_ptr<BlockCounter>> Counters(Parts);

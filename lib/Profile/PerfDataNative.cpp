@@ -19,6 +19,7 @@
 #include "bbmap/Profile/PerfAggregator.h"
 #include "bbmap/Profile/PerfDataReader.h"
 #include "bbmap/Support/ByteReader.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -409,9 +410,7 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
   if (!RecordedName->empty() && Options.BinaryName.empty())
     ScriptOptions.BinaryName = *RecordedName;
 
-  unsigned Threads = Options.Threads
-                         ? Options.Threads
-                         : hardware_concurrency().compute_thread_count();
+  unsigned Threads = threadCount(Options.Threads);
   PerfAggregator Aggregator(Binary, ScriptOptions);
   (*File)->setMapped(Mapped);
   NativeReader Reader(**File, Aggregator, Threads);

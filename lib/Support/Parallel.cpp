@@ -16,11 +16,14 @@ using namespace llvm;
 
 namespace bbmap {
 
+unsigned threadCount(unsigned Requested) {
+  return Requested ? Requested : hardware_concurrency().compute_thread_count();
+}
+
 void forEachInOrder(ArrayRef<uint32_t> Order, unsigned Threads,
                     function_ref<void(uint32_t)> Work) {
-  if (!Threads)
-    Threads = hardware_concurrency().compute_thread_count();
-  Threads = std::max<size_t>(1, std::min<size_t>(Threads, Order.size()));
+  Threads =
+      std::max<size_t>(1, std::min<size_t>(threadCount(Threads), Order.size()));
   std::atomic<size_t> Next{0};
   auto Take = [&] {
     for (size_t I = Next++; I < Order.size(); I = Next++)

@@ -29,6 +29,7 @@
 #include "bbmap/Object/ELFMapReader.h"
 #include "bbmap/Object/MapVerifier.h"
 #include "bbmap/Object/ObjectVisitor.h"
+#include "bbmap/Support/Parallel.h"
 #include "bbmap/Support/Stopwatch.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/Demangle/Demangle.h"
@@ -717,8 +718,7 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), ToolName) << "--threads needs at least 1\n";
     return 1;
   }
-  ThreadCount =
-      Threads ? Threads : hardware_concurrency().compute_thread_count();
+  ThreadCount = threadCount(Threads);
   // Look-up files are parsed on these.
   parallel::strategy = hardware_concurrency(ThreadCount);
   DumpContext Ctx;

@@ -89,7 +89,6 @@ struct ChargedBinary {
   std::unique_ptr<InstructionDecoder> Decoder;
 };
 
-/// One run of a request; errors of its inputs end the process.
 /// --time-phases: the wall and CPU time (all threads) of each phase of a
 /// run, reported as LLVM's -time-passes is (llvm::TimerGroup) on standard
 /// error when the run ends.
@@ -125,6 +124,7 @@ private:
   std::vector<std::unique_ptr<Timer>> Timers;
 };
 
+/// One run of a request; errors of its inputs end the process.
 class ProfileRun {
 public:
   ProfileRun(const ProfileRequest &R, ProfileOutcome &Outcome)

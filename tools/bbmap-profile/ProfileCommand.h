@@ -64,8 +64,9 @@ struct ProfileRequest {
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   bool IgnoreBuildID = false;
-  /// Threads for per-function inference and layout (0: the machine's
-  /// hardware threads); the result is the same for any number.
+  /// Threads for charging records, inference, layout and BOLT's function
+  /// views (0: the machine's hardware threads); the result is the same for
+  /// any number.
   unsigned Threads = 0;
   /// Report each phase's time on standard error.
   bool TimePhases = false;

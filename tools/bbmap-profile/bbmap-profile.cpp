@@ -133,7 +133,8 @@ cl::opt<std::string> SymbolOrderPath(
 cl::opt<bool> TimePhases(
     "time-phases",
     cl::desc("Report the wall and CPU time of each phase (open, read, "
-             "count, infer, layout, write) on standard error"),
+             "count, infer, layout, perf2bolt's records, write) on standard "
+             "error"),
     cl::cat(ProfileCategory));
 cl::opt<bool> PrettyPrint("pretty-print", cl::desc("Indent the JSON output"),
                           cl::cat(ProfileCategory));

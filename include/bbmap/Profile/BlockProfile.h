@@ -26,6 +26,12 @@ namespace bbmap {
 struct EdgeCount {
   uint64_t Count = 0;
   uint64_t Mispreds = 0;
+
+  EdgeCount &operator+=(const EdgeCount &O) {
+    Count += O.Count;
+    Mispreds += O.Mispreds;
+    return *this;
+  }
 };
 
 /// A call (or tail call) from an instruction of a mapped block.

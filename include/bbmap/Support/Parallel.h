@@ -17,6 +17,9 @@
 
 namespace bbmap {
 
+/// \p Requested threads, or with 0 the machine's hardware threads.
+unsigned threadCount(unsigned Requested);
+
 /// Calls \p Work(I) once for each I in \p Order on up to \p Threads threads
 /// (the calling thread among them; 0: the machine's hardware threads), each
 /// taking the next item of \p Order as it finishes one. \p Work must be
