@@ -54,7 +54,11 @@ std::optional<uint64_t> BoltRecordAggregator::readData(uint64_t Address,
 }
 
 BoltFunctionRecords &BoltRecordAggregator::dataOf(const BoltFunction &F) {
+  BoltFunctionRecords *&Cached = RecordsOf[&F];
+  if (Cached)
+    return *Cached;
   BoltFunctionRecords &D = Data[F.Name];
+  Cached = &D;
   if (D.Name.empty()) {
     D.Function = &F;
     D.Name = isBAT() ? F.BATName : F.Name;

@@ -406,14 +406,14 @@ BoltFunctionRecords YAMLBuilder::recordsOf(const BlockProfile &Blocks,
     if (To == 0)
       Entered -= std::min(Entered, C.Count);
     Branch(LastBefore(Index.blockEnd(Key.first) - BF.Address),
-           {true, R.Name, To}, C.Count);
+           {true, BF.Name, To}, C.Count);
   }
   ArrayRef<BoltFunctionView::Block> Bolt = View->blocks();
   for (size_t K = 1; K < Bolt.size(); ++K) {
     uint32_t E = Index.find(BF.Address + Bolt[K].Start);
     if (E != AddressIndex::NotFound &&
         Index.blockStart(E) != BF.Address + Bolt[K].Start)
-      Branch(Instrs[Bolt[K - 1].Last].Address, {true, R.Name, Bolt[K].Start},
+      Branch(Instrs[Bolt[K - 1].Last].Address, {true, BF.Name, Bolt[K].Start},
              Blocks.Counts[E]);
   }
   CallKey First{BF.Address, 0, false};

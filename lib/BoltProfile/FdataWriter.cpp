@@ -21,17 +21,18 @@ namespace {
 
 /// BOLT's getEscapedName: a backslash before each space and backslash.
 void writeName(StringRef Name, raw_ostream &OS) {
-  for (char C : Name) {
-    if (C == ' ' || C == '\\')
-      OS << '\\';
-    OS << C;
-  }
+  for (size_t Pos; (Pos = Name.find_first_of(" \\")) != StringRef::npos;
+       Name = Name.drop_front(Pos + 1))
+    OS << Name.take_front(Pos) << '\\' << Name[Pos];
+  OS << Name;
 }
 
 void writeLocation(const BoltLocation &L, raw_ostream &OS) {
   OS << (std::get<0>(L) ? "1 " : "0 ");
   writeName(std::get<1>(L), OS);
-  OS << ' ' << Twine::utohexstr(std::get<2>(L)) << ' ';
+  OS << ' ';
+  OS.write_hex(std::get<2>(L));
+  OS << ' ';
 }
 
 /// Writes \p D's lines; returns how many.

@@ -20,6 +20,8 @@
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BranchProfile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -62,8 +64,9 @@ struct FdataStats {
 };
 
 /// A location as perf2bolt records it: known (in a BOLT function) or not,
-/// the function's name and the offset.
-using BoltLocation = std::tuple<bool, std::string, uint64_t>;
+/// the function's name and the offset. The name is one of a BoltFunction's
+/// (or a literal): it lives as long as the function table it names.
+using BoltLocation = std::tuple<bool, llvm::StringRef, uint64_t>;
 
 struct BoltCounts {
   uint64_t Mispreds = 0;
@@ -113,7 +116,7 @@ public:
   /// BOLT's blocks of \p F; null when BOLT has no CFG for it.
   const BoltFunctionView *viewOf(const BoltFunction &F);
   /// By primary name.
-  const std::map<std::string, BoltFunctionRecords> &records() const {
+  const std::map<llvm::StringRef, BoltFunctionRecords> &records() const {
     return Data;
   }
   const FdataStats &stats() const { return Stats; }
@@ -155,7 +158,9 @@ private:
   /// be one of DenseMap's reserved keys: standard containers.
   std::unordered_map<uint64_t, std::optional<BoltFunctionView>> Views;
   std::unordered_set<uint64_t> ReturnSources;
-  std::map<std::string, BoltFunctionRecords> Data;
+  std::map<llvm::StringRef, BoltFunctionRecords> Data;
+  /// Each function's entry in Data (functions of one name share one).
+  llvm::DenseMap<const BoltFunction *, BoltFunctionRecords *> RecordsOf;
   FdataStats Stats;
 };
 
