@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltFunctionTable.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -281,9 +282,10 @@ frameRanges(const ELFObjectFileBase &Obj) {
 /// Extends functions to their FDE's size and adds BOLT's
 /// `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function symbol.
 void addFrameFunctions(const ELFObjectFileBase &Obj,
+                       ArrayRef<std::pair<uint64_t, uint64_t>> Frames,
                        std::vector<BoltFunction> &Functions) {
   std::vector<BoltFunction> Added;
-  for (auto [Start, Size] : frameRanges(Obj)) {
+  for (auto [Start, Size] : Frames) {
     auto It = llvm::partition_point(
         Functions, [&](const BoltFunction &F) { return F.Address < Start; });
     if (It != Functions.end() && It->Address == Start) {
@@ -392,11 +394,20 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
 } // namespace
 
 BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
-                                           const MCSubtargetInfo &STI) {
+                                           const MCSubtargetInfo &STI,
+                                           unsigned Threads) {
   BoltFunctionTable T;
-  std::vector<SymbolInfo> Syms = readSymbols(Obj);
-  addSymbolFunctions(Syms, T.Functions);
-  addFrameFunctions(Obj, T.Functions);
+  std::vector<SymbolInfo> Syms;
+  std::vector<std::pair<uint64_t, uint64_t>> Frames;
+  forEachInOrder({0, 1}, Threads, [&](uint32_t Task) {
+    if (Task == 0) {
+      Frames = frameRanges(Obj);
+      return;
+    }
+    Syms = readSymbols(Obj);
+    addSymbolFunctions(Syms, T.Functions);
+  });
+  addFrameFunctions(Obj, Frames, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   numberFunctions(T.Functions);
   T.HasRelocations = hasCodeRelocations(Obj);

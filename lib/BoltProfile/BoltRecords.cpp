@@ -19,10 +19,11 @@ namespace bbmap {
 
 BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            const InstructionDecoder &Decoder,
-                                           FdataDialect Dialect)
-    : Binary(Binary), Decoder(Decoder), Dialect(Dialect),
-      Functions(
-          BoltFunctionTable::build(Binary.object(), Decoder.subtargetInfo())),
+                                           FdataDialect Dialect,
+                                           unsigned Threads)
+    : Binary(Binary), Decoder(Decoder), Dialect(Dialect), Threads(Threads),
+      Functions(BoltFunctionTable::build(Binary.object(),
+                                         Decoder.subtargetInfo(), Threads)),
       MapBlocks(mapBlockStarts(Binary)) {}
 
 const BoltFunction *
@@ -156,8 +157,7 @@ const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
   return It->second ? &*It->second : nullptr;
 }
 
-void BoltRecordAggregator::buildViews(ArrayRef<Trace> Traces,
-                                      unsigned Threads) {
+void BoltRecordAggregator::buildViews(ArrayRef<Trace> Traces) {
   // The functions whose code the traces make BOLT look at: a branch's
   // source (is it a return?) and a fall-through run's function.
   std::vector<const BoltFunction *> Needed;
@@ -302,8 +302,8 @@ void BoltRecordAggregator::addSample(const Sample &S) {
   dataOf(*Parent).Samples[Offset] += S.Count;
 }
 
-void BoltRecordAggregator::add(const BranchProfile &Profile, bool BasicSamples,
-                               unsigned Threads) {
+void BoltRecordAggregator::add(const BranchProfile &Profile,
+                               bool BasicSamples) {
   if (BasicSamples) {
     for (const Sample &S : Profile.Samples)
       addSample(S);
@@ -313,7 +313,7 @@ void BoltRecordAggregator::add(const BranchProfile &Profile, bool BasicSamples,
     if (T.Kind == TraceKind::Return && T.From != 0)
       ReturnSources.insert(T.From);
   if (!isBAT())
-    buildViews(Profile.Traces, Threads);
+    buildViews(Profile.Traces);
   for (const Trace &T : Profile.Traces)
     addTrace(T);
 }

@@ -289,7 +289,7 @@ public:
   YAMLBuilder(const MappedBinary &Binary, const InstructionDecoder &Decoder,
               const BoltYAMLOptions &Options)
       : Binary(Binary), Options(Options),
-        Records(Binary, Decoder, Options.Dialect),
+        Records(Binary, Decoder, Options.Dialect, Options.Threads),
         Hasher(Binary.object(), Decoder, Records.functions()) {
     for (const BoltFunction &F : Records.functions().functions())
       ByName.try_emplace(F.Name, &F);
@@ -358,7 +358,7 @@ boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
 }
 
 boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
-  Records.add(Profile, Options.BasicSamples, Options.Threads);
+  Records.add(Profile, Options.BasicSamples);
   boltyaml::Profile P;
   P.Head = header(Profile);
   std::vector<const BoltFunctionRecords *> Listed;

@@ -74,7 +74,7 @@ private:
 YAMLCharger::YAMLCharger(const boltyaml::Profile &P, const MappedBinary &Binary,
                          const InstructionDecoder &Decoder)
     : P(P), Binary(Binary), Decoder(Decoder), Index(Binary.index()),
-      Bolt(Binary, Decoder, FdataDialect::Bolt22),
+      Bolt(Binary, Decoder, FdataDialect::Bolt22, /*Threads=*/1),
       MapBlocks(mapBlockStarts(Binary)) {
   for (const BoltFunction &F : Bolt.functions().functions()) {
     ByName.try_emplace(F.Name, &F);

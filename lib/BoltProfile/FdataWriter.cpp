@@ -90,8 +90,9 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
                                 const MappedBinary &Binary,
                                 const InstructionDecoder &Decoder,
                                 const FdataOptions &Options, raw_ostream &OS) {
-  BoltRecordAggregator Records(Binary, Decoder, Options.Dialect);
-  Records.add(Profile, Options.BasicSamples, Options.Threads);
+  BoltRecordAggregator Records(Binary, Decoder, Options.Dialect,
+                               Options.Threads);
+  Records.add(Profile, Options.BasicSamples);
   FdataStats Stats = Records.stats();
   Stats.Objects = writeRecords(Records, Options.BasicSamples,
                                Options.PerfEventNames, Profile.Events, OS);

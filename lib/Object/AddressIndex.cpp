@@ -18,6 +18,7 @@ namespace bbmap {
 Expected<AddressIndex> AddressIndex::create(ArrayRef<DecodedSection> Sections) {
   AddressIndex Index;
   Index.Sections = Sections;
+  Index.reserve(Sections);
   for (size_t I = 0; I < Sections.size(); ++I)
     Index.addSection(Sections[I], I);
   Index.sortBlocks();
@@ -25,6 +26,21 @@ Expected<AddressIndex> AddressIndex::create(ArrayRef<DecodedSection> Sections) {
     return E;
   Index.buildBuckets();
   return Index;
+}
+
+void AddressIndex::reserve(ArrayRef<DecodedSection> Sections) {
+  size_t NumFunctions = 0, NumRanges = 0, NumBlocks = 0;
+  for (const DecodedSection &Sec : Sections) {
+    NumFunctions += Sec.Functions.size();
+    for (const FunctionMap &Fn : Sec.Functions) {
+      NumRanges += Fn.Ranges.size();
+      for (const BlockRange &Range : Fn.Ranges)
+        NumBlocks += Range.Blocks.size();
+    }
+  }
+  Functions.reserve(NumFunctions);
+  RangeBases.reserve(NumRanges);
+  Entries.reserve(NumBlocks);
 }
 
 void AddressIndex::addSection(const DecodedSection &Sec, uint32_t SecIndex) {
@@ -47,11 +63,15 @@ void AddressIndex::addSection(const DecodedSection &Sec, uint32_t SecIndex) {
 }
 
 /// Orders by start, then by end, so that zero-size blocks come before the
-/// non-empty block that starts at the same address.
+/// non-empty block that starts at the same address. A linked file's map
+/// lists its blocks in address order: a look at the order first skips the
+/// sort.
 void AddressIndex::sortBlocks() {
-  llvm::stable_sort(Entries, [](const Entry &A, const Entry &B) {
+  auto Before = [](const Entry &A, const Entry &B) {
     return std::tie(A.Start, A.End) < std::tie(B.Start, B.End);
-  });
+  };
+  if (!llvm::is_sorted(Entries, Before))
+    llvm::stable_sort(Entries, Before);
 }
 
 Error AddressIndex::checkOverlaps() const {

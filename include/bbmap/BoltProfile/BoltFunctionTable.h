@@ -56,9 +56,12 @@ struct BoltFunction {
 class BoltFunctionTable {
 public:
   /// Finds the functions of \p Obj; \p STI is the target's subtarget (PLT
-  /// decoding needs it from LLVM 20 on).
+  /// decoding needs it from LLVM 20 on). The symbols and the .eh_frame are
+  /// read at the same time unless \p Threads is 1 (0: the machine's
+  /// hardware threads).
   static BoltFunctionTable build(const llvm::object::ELFObjectFileBase &Obj,
-                                 const llvm::MCSubtargetInfo &STI);
+                                 const llvm::MCSubtargetInfo &STI,
+                                 unsigned Threads);
 
   /// Sorted by address.
   llvm::ArrayRef<BoltFunction> functions() const { return Functions; }

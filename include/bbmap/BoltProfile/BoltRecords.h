@@ -101,15 +101,16 @@ class BoltRecordAggregator {
 public:
   /// \p Binary is the profiled file (BOLTed ones are aggregated in BAT
   /// mode); \p Decoder must decode it. Both must outlive the aggregator.
+  /// Its function table, and the functions the traces need BOLT's blocks
+  /// of, are read on up to \p Threads threads (0: the machine's hardware
+  /// threads); the records are the same for any number.
   BoltRecordAggregator(const MappedBinary &Binary,
-                       const InstructionDecoder &Decoder, FdataDialect Dialect);
+                       const InstructionDecoder &Decoder, FdataDialect Dialect,
+                       unsigned Threads);
 
   /// Adds the traces of \p Profile, or its IP samples with
-  /// \p BasicSamples. The functions the traces need BOLT's blocks of are
-  /// read first, on up to \p Threads threads (0: the machine's hardware
-  /// threads); the records are the same for any number.
-  void add(const BranchProfile &Profile, bool BasicSamples,
-           unsigned Threads = 0);
+  /// \p BasicSamples.
+  void add(const BranchProfile &Profile, bool BasicSamples);
 
   bool isBAT() const { return Binary.translator() != nullptr; }
   const BoltFunctionTable &functions() const { return Functions; }
@@ -131,7 +132,7 @@ private:
 
   std::optional<BoltFunctionView> buildView(const BoltFunction &F) const;
   /// Builds, in parallel, the views \p Traces will ask viewOf for.
-  void buildViews(llvm::ArrayRef<Trace> Traces, unsigned Threads);
+  void buildViews(llvm::ArrayRef<Trace> Traces);
   void addTrace(const Trace &T);
   void addSample(const Sample &S);
   bool isReturn(const Trace &T);
@@ -151,6 +152,7 @@ private:
   const MappedBinary &Binary;
   const InstructionDecoder &Decoder;
   FdataDialect Dialect;
+  unsigned Threads;
   BoltFunctionTable Functions;
   /// All map block starts, ascending.
   std::vector<MapBlockStart> MapBlocks;

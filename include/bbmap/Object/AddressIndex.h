@@ -155,6 +155,8 @@ private:
   };
 
   AddressIndex() = default;
+  /// Room for all blocks, ranges and functions of \p Sections.
+  void reserve(llvm::ArrayRef<DecodedSection> Sections);
   void addSection(const DecodedSection &Sec, uint32_t SecIndex);
   void sortBlocks();
   llvm::Error checkOverlaps() const;
