@@ -69,11 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})
     for (bool Samples : {false, true}) {
       FdataOptions Options;
-      Options.Dialect = D;
       Options.BasicSamples = Samples;
-      Options.Threads = 1;
-      Expected<FdataStats> S =
-          writeFdata(*P, *Binary, *Decoder, Options, nulls());
+      BoltRecordAggregator Records(*Binary, *Decoder, D, /*Threads=*/1);
+      Expected<FdataStats> S = writeFdata(*P, Records, Options, nulls());
       if (!S)
         consumeError(S.takeError());
     }

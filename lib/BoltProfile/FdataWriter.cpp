@@ -87,11 +87,8 @@ uint64_t writeRecords(const BoltRecordAggregator &Records, bool BasicSamples,
 } // namespace
 
 Expected<FdataStats> writeFdata(const BranchProfile &Profile,
-                                const MappedBinary &Binary,
-                                const InstructionDecoder &Decoder,
+                                BoltRecordAggregator &Records,
                                 const FdataOptions &Options, raw_ostream &OS) {
-  BoltRecordAggregator Records(Binary, Decoder, Options.Dialect,
-                               Options.Threads);
   Records.add(Profile, Options.BasicSamples);
   FdataStats Stats = Records.stats();
   Stats.Objects = writeRecords(Records, Options.BasicSamples,

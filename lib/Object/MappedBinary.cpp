@@ -8,6 +8,7 @@
 
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Object/ObjectVisitor.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/BuildID.h"
@@ -37,7 +38,7 @@ bool hasSection(const ELFObjectFileBase &Obj, StringRef Name) {
 } // namespace
 
 Expected<std::unique_ptr<MappedBinary>>
-MappedBinary::open(StringRef Path, MapRequirement Maps) {
+MappedBinary::open(StringRef Path, MapRequirement Maps, unsigned Threads) {
   std::unique_ptr<MappedBinary> M(new MappedBinary());
   M->Path = Path.str();
   Expected<OwningBinary<Binary>> Bin = createBinary(Path);
@@ -47,14 +48,15 @@ MappedBinary::open(StringRef Path, MapRequirement Maps) {
   M->Obj = dyn_cast<ELFObjectFileBase>(M->Bin.getBinary());
   if (!M->Obj)
     return openError("not an ELF object file");
-  if (Error E = M->decodeMaps(Maps))
+  std::optional<Error> MapError;
+  forEachInOrder({0, 1}, Threads, [&](uint32_t Task) {
+    if (Task == 0)
+      MapError.emplace(M->decodeMaps(Maps));
+    else
+      M->readSymbols();
+  });
+  if (Error E = std::move(*MapError))
     return E;
-  M->Symbols = functionSymbols(*M->Obj);
-  for (const FunctionSymbol &S : M->Symbols) {
-    SmallVector<uint64_t, 1> &Addrs = M->ByName[S.Name];
-    if (!llvm::is_contained(Addrs, S.Address))
-      Addrs.push_back(S.Address);
-  }
   M->BuildID = toHex(getBuildID(M->Obj), /*LowerCase=*/true);
   if (Error E = M->readBAT())
     return E;
@@ -78,6 +80,15 @@ Error MappedBinary::decodeMaps(MapRequirement Maps) {
     return I.takeError();
   Index.emplace(std::move(*I));
   return Error::success();
+}
+
+void MappedBinary::readSymbols() {
+  Symbols = functionSymbols(*Obj);
+  for (const FunctionSymbol &S : Symbols) {
+    SmallVector<uint64_t, 1> &Addrs = ByName[S.Name];
+    if (!llvm::is_contained(Addrs, S.Address))
+      Addrs.push_back(S.Address);
+  }
 }
 
 Error MappedBinary::readBAT() {

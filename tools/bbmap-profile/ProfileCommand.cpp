@@ -20,6 +20,7 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/PreAggregatedWriter.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -123,6 +124,13 @@ private:
   std::unique_ptr<TimerGroup> Group;
   std::vector<std::unique_ptr<Timer>> Timers;
 };
+
+/// The process ends soon after a run: as clang does with -disable-free, a
+/// run leaves its largest structures allocated rather than free them one
+/// by one (BuryPointer keeps them reachable for leak checkers).
+template <class T> void leaveAllocated(T &Value) {
+  BuryPointer(std::make_unique<T>(std::move(Value)));
+}
 
 /// One run of a request; errors of its inputs end the process.
 class ProfileRun {
@@ -327,7 +335,10 @@ void ProfileRun::warnMisfits(const SourceFacts &Facts,
 
 ChargedBinary ProfileRun::openInput(const MappedBinary &Bolted) const {
   ChargedBinary In;
-  In.Binary = unwrap(R.InputBinaryPath, MappedBinary::open(R.InputBinaryPath));
+  In.Binary = unwrap(R.InputBinaryPath,
+                     MappedBinary::open(R.InputBinaryPath,
+                                        MappedBinary::MapRequirement::Required,
+                                        R.Threads));
   if (Error E = checkBATInput(Bolted, *In.Binary, R.IgnoreBuildID))
     fail(R.InputBinaryPath, toString(std::move(E)));
   In.Decoder = unwrap(R.InputBinaryPath,
@@ -337,8 +348,10 @@ ChargedBinary ProfileRun::openInput(const MappedBinary &Bolted) const {
 
 ChargedBinary ProfileRun::openProfiled() const {
   ChargedBinary Old;
-  Old.Binary =
-      unwrap(R.ProfiledBinaryPath, MappedBinary::open(R.ProfiledBinaryPath));
+  Old.Binary = unwrap(R.ProfiledBinaryPath,
+                      MappedBinary::open(R.ProfiledBinaryPath,
+                                         MappedBinary::MapRequirement::Required,
+                                         R.Threads));
   if (Old.Binary->bat())
     fail(R.ProfiledBinaryPath, "optimized by BOLT: give the binary BOLT read "
                                "as --profiled-binary");
@@ -440,16 +453,17 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
     return;
   }
   FdataOptions Options;
-  Options.Dialect = R.Dialect;
   Options.BasicSamples = BasicSamples;
-  Options.Threads = R.Threads;
   Options.PerfEventNames = any_of(R.Sources, [](const ProfileSource &S) {
     return S.Format == ProfileFormat::PerfData ||
            S.Format == ProfileFormat::PerfScript;
   });
+  auto Records = std::make_unique<BoltRecordAggregator>(Binary, Decoder,
+                                                        R.Dialect, R.Threads);
   Outcome.Stats =
-      unwrap(R.BinaryPath, writeFdata(Profile, Binary, Decoder, Options, OS));
+      unwrap(R.BinaryPath, writeFdata(Profile, *Records, Options, OS));
   Outcome.Objects = Outcome.Stats.Objects;
+  BuryPointer(std::move(Records));
 }
 
 int ProfileRun::run() {
@@ -459,7 +473,8 @@ int ProfileRun::run() {
   // counts to the input binary's map.
   std::unique_ptr<MappedBinary> Binary = unwrap(
       R.BinaryPath,
-      MappedBinary::open(R.BinaryPath, MappedBinary::MapRequirement::Optional));
+      MappedBinary::open(R.BinaryPath, MappedBinary::MapRequirement::Optional,
+                         R.Threads));
   checkBinary(*Binary);
   bool WritesFdata = writesPerf2boltOutput();
   std::unique_ptr<InstructionDecoder> Decoder =
@@ -505,6 +520,9 @@ int ProfileRun::run() {
   auto KeepAll = [&] {
     for (std::unique_ptr<ToolOutputFile> &Out : Outs)
       Out->keep();
+    leaveAllocated(Profile);
+    BuryPointer(std::move(Binary));
+    BuryPointer(std::move(Decoder));
     return 0;
   };
   raw_ostream &OS = Outs.front()->os();
@@ -594,6 +612,8 @@ int ProfileRun::run() {
       else
         writeSymbolOrder(Layout, Outs[I]->os());
     }
+    leaveAllocated(Layout);
+    leaveAllocated(Blocks);
     return KeepAll();
   }
   Phases.start("write", "write the output");

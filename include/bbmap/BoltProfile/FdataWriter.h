@@ -16,8 +16,6 @@
 #define BBMAP_BOLTPROFILE_FDATAWRITER_H
 
 #include "bbmap/BoltProfile/BoltRecords.h"
-#include "bbmap/Object/InstructionDecoder.h"
-#include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,23 +24,18 @@
 namespace bbmap {
 
 struct FdataOptions {
-  FdataDialect Dialect = FdataDialect::Bolt22;
   /// Write IP samples (`perf2bolt --ba`, a `no_lbr` file) instead of
   /// branches and fall-throughs.
   bool BasicSamples = false;
   /// The event names are perf's (perf.data, perf script): perf2bolt writes
   /// them as `perf script` prints them, with a trailing colon.
   bool PerfEventNames = false;
-  /// Threads that read BOLT's view of the profiled functions (0: the
-  /// machine's hardware threads); the output is the same for any number.
-  unsigned Threads = 0;
 };
 
-/// Writes \p Profile against \p Binary (the profiled file; BOLTed ones are
-/// written in BAT mode) to \p OS. \p Decoder must decode \p Binary.
+/// Adds \p Profile to \p Records (made for the profiled file, in the
+/// dialect to write) and writes them to \p OS.
 llvm::Expected<FdataStats> writeFdata(const BranchProfile &Profile,
-                                      const MappedBinary &Binary,
-                                      const InstructionDecoder &Decoder,
+                                      BoltRecordAggregator &Records,
                                       const FdataOptions &Options,
                                       llvm::raw_ostream &OS);
 

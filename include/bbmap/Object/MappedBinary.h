@@ -45,9 +45,11 @@ public:
 
   /// Opens \p Path, decodes all its maps and indexes their blocks. A file
   /// without a map is an error unless \p Maps is Optional (a BOLTed binary
-  /// has a BAT table instead).
+  /// has a BAT table instead). The maps and the symbols are read at the
+  /// same time unless \p Threads is 1 (0: the machine's hardware threads).
   static llvm::Expected<std::unique_ptr<MappedBinary>>
-  open(llvm::StringRef Path, MapRequirement Maps = MapRequirement::Required);
+  open(llvm::StringRef Path, MapRequirement Maps = MapRequirement::Required,
+       unsigned Threads = 0);
 
   const std::string &path() const { return Path; }
   const llvm::object::ELFObjectFileBase &object() const { return *Obj; }
@@ -78,6 +80,7 @@ public:
 private:
   MappedBinary() = default;
   llvm::Error decodeMaps(MapRequirement Maps);
+  void readSymbols();
   llvm::Error readBAT();
 
   std::string Path;
