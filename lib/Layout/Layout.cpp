@@ -13,6 +13,7 @@
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Format.h"
 #include "bbmap/Support/Parallel.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -38,10 +39,21 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
 
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
                                 const AddressIndex &Index) {
+  std::vector<BlockEdge> FunctionEdges = functionEdges(P, Index, F);
+  DenseSet<uint32_t> OnEdge;
+  for (const auto &[Key, C] : FunctionEdges) {
+    OnEdge.insert(Key.first);
+    OnEdge.insert(Key.second);
+  }
   // The entry block (the one at the function's address) becomes node 0.
-  std::vector<uint32_t> Nodes = {F.Entries[entryPosition(F, Index)]};
+  // ext-TSP puts a block that did not run and has no edge after every
+  // block that ran, where it found it: such blocks, most of a large
+  // function's, are left out of its input, which changes nothing in the
+  // order of the others.
+  uint32_t Entry = F.Entries[entryPosition(F, Index)];
+  std::vector<uint32_t> Nodes = {Entry};
   for (uint32_t E : F.Entries)
-    if (E != Nodes.front())
+    if (E != Entry && (P.Counts[E] || OnEdge.count(E)))
       Nodes.push_back(E);
   std::vector<uint64_t> Sizes, Counts;
   for (uint32_t E : Nodes) {
@@ -49,7 +61,7 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
     Counts.push_back(P.Counts[E]);
   }
   std::vector<codelayout::EdgeCount> Edges;
-  for (const auto &[Key, C] : functionEdges(P, Index, F))
+  for (const auto &[Key, C] : FunctionEdges)
     Edges.push_back(
         {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
   std::vector<uint64_t> Order =
@@ -57,14 +69,15 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   // clang keeps a function's landing pads in one section: when the hot
   // cluster holds only some of them, it moves them all to a section of
   // their own. So either all are hot or none is.
-  auto IsEHPad = [&](uint64_t N) {
-    return Index.match(Nodes[N]).block().Metadata & metadata::IsEHPad;
+  auto IsEHPad = [&](uint32_t E) {
+    return Index.match(E).block().Metadata & metadata::IsEHPad;
   };
-  bool SomeEHPadCold = llvm::any_of(
-      Order, [&](uint64_t N) { return N != 0 && !Counts[N] && IsEHPad(N); });
+  bool SomeEHPadCold = llvm::any_of(F.Entries, [&](uint32_t E) {
+    return E != Entry && !P.Counts[E] && IsEHPad(E);
+  });
   std::vector<uint32_t> Hot;
   for (uint64_t N : Order)
-    if (N == 0 || (Counts[N] && !(SomeEHPadCold && IsEHPad(N))))
+    if (N == 0 || (Counts[N] && !(SomeEHPadCold && IsEHPad(Nodes[N]))))
       Hot.push_back(Index.match(Nodes[N]).ID);
   return Hot;
 }

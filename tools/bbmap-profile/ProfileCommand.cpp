@@ -125,6 +125,11 @@ private:
   std::vector<std::unique_ptr<Timer>> Timers;
 };
 
+/// An output file's buffer: raw_fd_ostream's default is the file system's
+/// block (4 KiB), which takes thousands of write calls for an fdata file of
+/// a trace (17 MB).
+constexpr size_t OutputBufferSize = 1 << 20;
+
 /// The process ends soon after a run: as clang does with -disable-free, a
 /// run leaves its largest structures allocated rather than free them one
 /// by one (BuryPointer keeps them reachable for leak checkers).
@@ -516,6 +521,7 @@ int ProfileRun::run() {
         O.Path, EC, sys::fs::OpenFlags::OF_Text));
     if (EC)
       fail(O.Path, EC.message());
+    Outs.back()->os().SetBufferSize(OutputBufferSize);
   }
   auto KeepAll = [&] {
     for (std::unique_ptr<ToolOutputFile> &Out : Outs)
