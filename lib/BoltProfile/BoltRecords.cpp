@@ -131,14 +131,20 @@ void BoltRecordAggregator::doBranch(uint64_t From, uint64_t To, uint64_t Count,
         .add(Count, Mispreds);
 }
 
+ArrayRef<MapBlockStart>
+BoltRecordAggregator::mapBlocksOf(const BoltFunction &F) const {
+  auto Below = [&](uint64_t Address) {
+    return llvm::partition_point(
+               MapBlocks,
+               [&](const MapBlockStart &B) { return B.Address < Address; }) -
+           MapBlocks.begin();
+  };
+  size_t Begin = Below(F.Address), End = Below(F.Address + F.Size);
+  return ArrayRef(MapBlocks).slice(Begin, End - Begin);
+}
+
 std::optional<BoltFunctionView>
 BoltRecordAggregator::buildView(const BoltFunction &F) const {
-  auto Begin = llvm::partition_point(
-      MapBlocks, [&](const MapBlockStart &B) { return B.Address < F.Address; });
-  auto End = std::find_if(Begin, MapBlocks.end(), [&](const auto &B) {
-    return B.Address >= F.Address + F.Size;
-  });
-  size_t First = Begin - MapBlocks.begin();
   auto Read = [&](uint64_t Address, unsigned Size) {
     return readData(Address, Size);
   };
@@ -146,8 +152,7 @@ BoltRecordAggregator::buildView(const BoltFunction &F) const {
   Context.StrictMode = Functions.hasRelocations();
   Context.DataReferences = Functions.dataReferences();
   Context.ReadData = Read;
-  return BoltFunctionView::build(
-      F, Decoder, ArrayRef(MapBlocks).slice(First, End - Begin), Context);
+  return BoltFunctionView::build(F, Decoder, mapBlocksOf(F), Context);
 }
 
 const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {

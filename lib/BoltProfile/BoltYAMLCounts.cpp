@@ -49,7 +49,6 @@ private:
   void chargeFunction(const boltyaml::Function &YF);
   std::optional<std::string> place(Placed &F) const;
   void countBOLTBlocks(Placed &F) const;
-  ArrayRef<MapBlockStart> mapBlocksOf(const BoltFunction &BF) const;
   std::vector<uint32_t> mapEntries(ArrayRef<MapBlockStart> Starts) const;
   size_t boltBlockAt(const BoltFunctionView &View, uint64_t Offset) const;
   void chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries);
@@ -63,7 +62,6 @@ private:
   const AddressIndex &Index;
   /// BOLT's functions and their blocks, as perf2bolt's records see them.
   BoltRecordAggregator Bolt;
-  std::vector<MapBlockStart> MapBlocks;
   StringMap<const BoltFunction *> ByName;
   DenseMap<uint32_t, const boltyaml::Function *> ByID;
   /// Calls to each function's primary entry, by function id.
@@ -74,8 +72,7 @@ private:
 YAMLCharger::YAMLCharger(const boltyaml::Profile &P, const MappedBinary &Binary,
                          const InstructionDecoder &Decoder)
     : P(P), Binary(Binary), Decoder(Decoder), Index(Binary.index()),
-      Bolt(Binary, Decoder, FdataDialect::Bolt22, /*Threads=*/1),
-      MapBlocks(mapBlockStarts(Binary)) {
+      Bolt(Binary, Decoder, FdataDialect::Bolt22, /*Threads=*/1) {
   for (const BoltFunction &F : Bolt.functions().functions()) {
     ByName.try_emplace(F.Name, &F);
     ByName.try_emplace(F.BATName, &F);
@@ -164,18 +161,6 @@ void YAMLCharger::countBOLTBlocks(Placed &F) const {
     In[T] += Missing;
     F.Counts[T] = std::max(F.Counts[T], In[T]);
   }
-}
-
-/// The map block starts within \p BF's symbol.
-ArrayRef<MapBlockStart> YAMLCharger::mapBlocksOf(const BoltFunction &BF) const {
-  auto Below = [&](uint64_t A) {
-    return partition_point(
-               MapBlocks,
-               [&](const MapBlockStart &B) { return B.Address < A; }) -
-           MapBlocks.begin();
-  };
-  size_t Begin = Below(BF.Address), End = Below(BF.Address + BF.Size);
-  return ArrayRef(MapBlocks).slice(Begin, End - Begin);
 }
 
 /// The map entries of the blocks that start at \p Starts, ascending.
@@ -313,7 +298,7 @@ void YAMLCharger::chargeFunction(const boltyaml::Function &YF) {
     Out.Misfits.push_back({YF.Name, "not in the binary", YF.ExecCount});
     return;
   }
-  std::vector<uint32_t> Entries = mapEntries(mapBlocksOf(*BF));
+  std::vector<uint32_t> Entries = mapEntries(Bolt.mapBlocksOf(*BF));
   const BoltFunctionView *View = Bolt.viewOf(*BF);
   // Code without a map (start-up code) is not charged, as for any input.
   if (Entries.empty())

@@ -116,6 +116,8 @@ public:
   const BoltFunctionTable &functions() const { return Functions; }
   /// BOLT's blocks of \p F; null when BOLT has no CFG for it.
   const BoltFunctionView *viewOf(const BoltFunction &F);
+  /// The map block starts within \p F's symbol, ascending.
+  llvm::ArrayRef<MapBlockStart> mapBlocksOf(const BoltFunction &F) const;
   /// By primary name.
   const std::map<llvm::StringRef, BoltFunctionRecords> &records() const {
     return Data;
