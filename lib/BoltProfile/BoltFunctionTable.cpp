@@ -399,14 +399,12 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
   BoltFunctionTable T;
   std::vector<SymbolInfo> Syms;
   std::vector<std::pair<uint64_t, uint64_t>> Frames;
-  forEachInOrder({0, 1}, Threads, [&](uint32_t Task) {
-    if (Task == 0) {
-      Frames = frameRanges(Obj);
-      return;
-    }
-    Syms = readSymbols(Obj);
-    addSymbolFunctions(Syms, T.Functions);
-  });
+  runBoth(
+      Threads, [&] { Frames = frameRanges(Obj); },
+      [&] {
+        Syms = readSymbols(Obj);
+        addSymbolFunctions(Syms, T.Functions);
+      });
   addFrameFunctions(Obj, Frames, T.Functions);
   addPLTFunctions(Obj, STI, T.Functions);
   numberFunctions(T.Functions);

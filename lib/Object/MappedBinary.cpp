@@ -49,12 +49,9 @@ MappedBinary::open(StringRef Path, MapRequirement Maps, unsigned Threads) {
   if (!M->Obj)
     return openError("not an ELF object file");
   std::optional<Error> MapError;
-  forEachInOrder({0, 1}, Threads, [&](uint32_t Task) {
-    if (Task == 0)
-      MapError.emplace(M->decodeMaps(Maps));
-    else
-      M->readSymbols();
-  });
+  runBoth(
+      Threads, [&] { MapError.emplace(M->decodeMaps(Maps)); },
+      [&] { M->readSymbols(); });
   if (Error E = std::move(*MapError))
     return E;
   M->BuildID = toHex(getBuildID(M->Obj), /*LowerCase=*/true);

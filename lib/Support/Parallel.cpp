@@ -40,6 +40,12 @@ void forEachInOrder(ArrayRef<uint32_t> Order, unsigned Threads,
   Pool.wait();
 }
 
+void runBoth(unsigned Threads, function_ref<void()> First,
+             function_ref<void()> Second) {
+  forEachInOrder({0, 1}, Threads,
+                 [&](uint32_t Task) { Task == 0 ? First() : Second(); });
+}
+
 std::vector<uint32_t> costliestFirst(ArrayRef<uint64_t> Costs) {
   std::vector<uint32_t> Order(Costs.size());
   std::iota(Order.begin(), Order.end(), 0);

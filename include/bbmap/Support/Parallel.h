@@ -27,6 +27,11 @@ unsigned threadCount(unsigned Requested);
 void forEachInOrder(llvm::ArrayRef<uint32_t> Order, unsigned Threads,
                     llvm::function_ref<void(uint32_t)> Work);
 
+/// Runs \p First and \p Second, two independent tasks, at the same time
+/// unless \p Threads is 1 (0: the machine's hardware threads).
+void runBoth(unsigned Threads, llvm::function_ref<void()> First,
+             llvm::function_ref<void()> Second);
+
 /// The indices of \p Costs, the largest cost first (ties in index order).
 std::vector<uint32_t> costliestFirst(llvm::ArrayRef<uint64_t> Costs);
 
