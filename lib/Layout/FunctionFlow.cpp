@@ -182,7 +182,6 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
   Func.Blocks.resize(Nodes.size() + 2);
   for (uint64_t B = 0; B < Func.Blocks.size(); ++B)
     Func.Blocks[B].Index = B;
-  std::vector<bool> Reached(Nodes.size());
   auto AddJump = [&](uint64_t From, uint64_t To) {
     FlowJump J;
     J.Source = From;
@@ -192,7 +191,6 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
     for (uint32_t S : Nodes[Node].Successors) {
       AddJump(Node + 1, S + 1);
-      Reached[S] = true;
     }
     if (Nodes[Node].Exits)
       AddJump(Node + 1, Sink);
@@ -202,10 +200,28 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
       B.Weight = *Weights[Node] >> Net.Shift;
     }
   }
-  AddJump(0, Entry + 1);
+  // The source feeds the entry, then, in address order, every node the
+  // nodes fed so far do not reach (a landing pad, a block only reached by
+  // itself, a loop no path enters), so that every node has a path in.
+  std::vector<bool> Reached(Nodes.size());
+  std::vector<uint32_t> Work;
+  auto Feed = [&](uint32_t Node) {
+    AddJump(0, Node + 1);
+    Reached[Node] = true;
+    for (Work = {Node}; !Work.empty();) {
+      uint32_t N = Work.back();
+      Work.pop_back();
+      for (uint32_t S : Nodes[N].Successors)
+        if (!Reached[S]) {
+          Reached[S] = true;
+          Work.push_back(S);
+        }
+    }
+  };
+  Feed(Entry);
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node)
-    if (!Reached[Node] && Node != Entry)
-      AddJump(0, Node + 1);
+    if (!Reached[Node])
+      Feed(Node);
   for (FlowJump &J : Func.Jumps) {
     Func.Blocks[J.Source].SuccJumps.push_back(&J);
     Func.Blocks[J.Target].PredJumps.push_back(&J);

@@ -51,7 +51,8 @@ std::vector<CFGNode> buildFunctionCFG(const FunctionBlocks &F,
                                       bool &FromMap);
 
 /// Profi's flow network for \p Nodes: node i is block i + 1, block 0 the
-/// source (feeding \p Entry and every node nothing else reaches), the last
+/// source (feeding \p Entry, then, in address order, each node the nodes
+/// fed so far do not reach, so that every node has a path in), the last
 /// block the sink (fed by every node that exits). A node with a weight has
 /// that known weight; one without has an unknown weight. Weights above
 /// 2^42 are scaled down by 2^Shift (profi's capacities end at 2^50);
