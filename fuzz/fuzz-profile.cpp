@@ -63,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   (void)profiledFunctions(Blocks, Binary->index());
   (void)misfitFunctions(Blocks, Binary->index());
   if (Blocks.Kind == CountKind::Samples)
-    inferFlow(Blocks, *Binary, *Decoder, /*Threads=*/1);
+    inferFlow(Blocks, *Binary, *Decoder, InferenceSolver::PrimalDual,
+              /*Threads=*/1);
   writeClusterProfile(computeLayout(Blocks, *Binary, /*Threads=*/1),
                       ClusterConsumer::Clang22, nulls());
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})

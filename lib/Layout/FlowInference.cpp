@@ -2,13 +2,15 @@
 //
 // Per function with samples: profi's flow network over the function's CFG
 // (FunctionFlow.h) with blocks weighing their samples per instruction
-// (empty blocks are unknown), solved with the sample loader's costs. The
-// functions are solved on several threads, the largest first.
+// (empty blocks are unknown), solved with the sample loader's costs by
+// solveFlow or profi. The functions are solved on several threads, the
+// largest first.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Layout/FlowInference.h"
 #include "FunctionFlow.h"
+#include "bbmap/Layout/FlowSolver.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/Support/MathExtras.h"
 #include <mutex>
@@ -66,9 +68,18 @@ struct InferredFunction {
   bool Sparse = false;
 };
 
+void solve(InferenceSolver Solver, const ProfiParams &Params,
+           FlowFunction &Func) {
+  if (Solver == InferenceSolver::Profi)
+    applyFlowInference(Params, Func);
+  else
+    solveFlow(Params, Func);
+}
+
 InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
                                const AddressIndex &Index,
-                               const InstructionDecoder &Decoder) {
+                               const InstructionDecoder &Decoder,
+                               InferenceSolver Solver) {
   InferredFunction R;
   R.Nodes = buildFunctionCFG(F, Index, Decoder, R.FromMap);
   std::vector<uint64_t> Samples;
@@ -79,7 +90,7 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
   if (!R.Net.hasExit())
     return R;
   ProfiParams Params = inferenceParams();
-  applyFlowInference(Params, R.Net.Func);
+  solve(Solver, Params, R.Net.Func);
   // A function sampled so sparsely that its samples lie on no path of
   // sampled blocks loses all flow (dropping its weights is cheaper than
   // raising the cold blocks between them): it ran, so infer it again with
@@ -89,7 +100,7 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
     R.Sparse = true;
     R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, true));
     Params.CostBlockUnknownInc = 5;
-    applyFlowInference(Params, R.Net.Func);
+    solve(Solver, Params, R.Net.Func);
   }
   return R;
 }
@@ -97,7 +108,8 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
 } // namespace
 
 InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
-                         const InstructionDecoder &Decoder, unsigned Threads) {
+                         const InstructionDecoder &Decoder,
+                         InferenceSolver Solver, unsigned Threads) {
   const AddressIndex &Index = Binary.index();
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
   std::vector<uint64_t> Blocks;
@@ -109,7 +121,7 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
   // shared edge, call and return tables are written under the lock, in
   // sums that do not depend on the order.
   forEachInOrder(costliestFirst(Blocks), Threads, [&](uint32_t I) {
-    InferredFunction R = inferFunction(Functions[I], P, Index, Decoder);
+    InferredFunction R = inferFunction(Functions[I], P, Index, Decoder, Solver);
     std::lock_guard<std::mutex> Guard(Lock);
     ++(R.FromMap ? Stats.CFGFromMap : Stats.CFGFromCode);
     if (!R.Net.hasExit()) {
@@ -118,6 +130,14 @@ InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
       return;
     }
     Stats.SparselySampled += R.Sparse;
+    // Even with its unsampled blocks unknown, dropping the samples can
+    // cost no more than connecting them (a tie the solver may take): the
+    // function ran, so its blocks keep their weights.
+    if (R.Net.Func.Blocks.front().Flow == 0) {
+      ++Stats.WithoutFlow;
+      assignWeights(R.Net, R.Nodes, P);
+      return;
+    }
     assignFlow(R.Net, R.Nodes, P);
   });
   P.Kind = CountKind::Inferred;

@@ -576,7 +576,8 @@ int ProfileRun::run() {
   if (Blocks.Kind == CountKind::Samples &&
       (R.InferCounts || WritesLayout || Profiled)) {
     Phases.start("infer", "infer block and edge counts");
-    Origin.Inference = inferFlow(Blocks, Counted, CountedDecoder, R.Threads);
+    Origin.Inference =
+        inferFlow(Blocks, Counted, CountedDecoder, R.Solver, R.Threads);
   }
   warnMisfits(Facts, Counted, Profile, &Blocks, WritesLayout);
   if (Profiled) {

@@ -12,6 +12,7 @@
 #define BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
 
 #include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/Layout/FlowInference.h"
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Profile/ProfileSource.h"
@@ -63,6 +64,7 @@ struct ProfileRequest {
   bool BasicSamples = false;
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
+  InferenceSolver Solver = InferenceSolver::PrimalDual;
   bool IgnoreBuildID = false;
   /// Threads for charging records, inference, layout and BOLT's function
   /// views (0: the machine's hardware threads); the result is the same for

@@ -138,16 +138,17 @@ void printInferenceJSON(json::OStream &J, const InferenceStats &S) {
   J.attribute("CFGFromCode", S.CFGFromCode);
   J.attribute("SparselySampled", S.SparselySampled);
   J.attribute("WithoutExit", S.WithoutExit);
+  J.attribute("WithoutFlow", S.WithoutFlow);
 }
 
 void printInferenceSummary(raw_ostream &OS, const InferenceStats &S) {
-  OS << formatv(
-      "inferred from IP samples: the CFG of {0} functions from the "
-      "map's PGO analysis, of {1} from the code; {2} sampled too "
-      "sparsely for a path of sampled blocks (inferred again with "
-      "their unsampled blocks unknown); {3} without an exit kept their "
-      "sample weights\n",
-      S.CFGFromMap, S.CFGFromCode, S.SparselySampled, S.WithoutExit);
+  OS << formatv("inferred from IP samples: the CFG of {0} functions from the "
+                "map's PGO analysis, of {1} from the code; {2} sampled too "
+                "sparsely for a path of sampled blocks (inferred again with "
+                "their unsampled blocks unknown); {3} without an exit and {4} "
+                "without a flow even then kept their sample weights\n",
+                S.CFGFromMap, S.CFGFromCode, S.SparselySampled, S.WithoutExit,
+                S.WithoutFlow);
 }
 
 void printStaleJSON(json::OStream &J, const ProfileOrigin &Origin) {

@@ -173,10 +173,21 @@ cl::opt<ClusterConsumer> LayoutFor(
 cl::opt<bool> InferCounts(
     "infer-counts",
     cl::desc("With a profile of IP samples alone, infer block and edge "
-             "counts from the samples and the CFG (LLVM's profile "
-             "inference); always done for --format=clusters and "
+             "counts from the samples and the CFG (the model of LLVM's "
+             "profile inference); always done for --format=clusters and "
              "symbol-order"),
     cl::cat(ProfileCategory));
+cl::opt<InferenceSolver> Solver(
+    "inference-solver",
+    cl::desc("Who solves the inference's flow network (default: "
+             "primal-dual)"),
+    cl::values(clEnumValN(InferenceSolver::PrimalDual, "primal-dual",
+                          "bbmap's minimum-cost flow: profi's costs, "
+                          "several times faster"),
+               clEnumValN(InferenceSolver::Profi, "profi",
+                          "LLVM's applyFlowInference, which also spreads "
+                          "flow evenly over equal paths")),
+    cl::init(InferenceSolver::PrimalDual), cl::cat(ProfileCategory));
 cl::opt<bool> IgnoreBuildID("ignore-build-id",
                             cl::desc("Read a profile recorded for another "
                                      "build ID of the binary; with "
@@ -284,6 +295,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.BasicSamples = BasicSamples;
   Request.LayoutFor = LayoutFor;
   Request.InferCounts = InferCounts;
+  Request.Solver = Solver;
   Request.IgnoreBuildID = IgnoreBuildID;
   Request.Threads = ThreadCount;
   Request.TimePhases = TimePhases;

@@ -5,9 +5,10 @@
 // function into consistent block and edge counts: a weight per block from
 // its samples per instruction, the CFG from the binary (the successor lists
 // of the map's PGO analysis when the compiler wrote them, else the decoded
-// instruction that ends each block), and LLVM's profile inference
-// (applyFlowInference, "profi", which BOLT uses for stale profiles) to find
-// the flow closest to the weights. docs/profile.md gives the rules.
+// instruction that ends each block), and the model of LLVM's profile
+// inference ("profi", which BOLT uses for stale profiles) to find the flow
+// closest to the weights: solved by solveFlow (FlowSolver.h) or by profi
+// itself. docs/profile.md gives the rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,15 @@ namespace bbmap {
 /// relative, in units of 1/SampleWeight sample per instruction.
 inline constexpr uint64_t SampleWeight = 1000;
 
+/// Who solves profi's network.
+enum class InferenceSolver {
+  /// solveFlow: the same least cost, a primal-dual minimum-cost flow.
+  PrimalDual,
+  /// LLVM's applyFlowInference, with its even flow distribution and
+  /// rebalancing of unknown subgraphs.
+  Profi,
+};
+
 /// What inferFlow did, per function with samples.
 struct InferenceStats {
   /// Functions whose CFG came from the map's PGO analysis (successor IDs).
@@ -38,16 +48,21 @@ struct InferenceStats {
   /// Functions with no way out (no return, tail call or indirect jump):
   /// no flow to infer, their blocks keep their weights and get no edges.
   uint64_t WithoutExit = 0;
+  /// Sparsely sampled functions whose samples cost no more to drop than to
+  /// connect even with their unsampled blocks unknown: no flow, their
+  /// blocks keep their weights and get no edges.
+  uint64_t WithoutFlow = 0;
 };
 
 /// Replaces the IP-sample counts of \p P (CountKind::Samples) with inferred
 /// block counts, edge counts, call counts (each direct call runs as often
 /// as its block) and return counts; \p P becomes CountKind::Inferred.
-/// Functions are inferred on up to \p Threads threads (0: the machine's
-/// hardware threads), the largest first; the result is the same for any
-/// number.
+/// Functions are inferred by \p Solver on up to \p Threads threads (0: the
+/// machine's hardware threads), the largest first; the result is the same
+/// for any number.
 InferenceStats inferFlow(BlockProfile &P, const MappedBinary &Binary,
                          const InstructionDecoder &Decoder,
+                         InferenceSolver Solver = InferenceSolver::PrimalDual,
                          unsigned Threads = 0);
 
 } // namespace bbmap
