@@ -36,9 +36,7 @@ class BlockCounter {
 public:
   BlockCounter(const MappedBinary &Binary, const InstructionDecoder &Decoder,
                bool JudgeFit)
-      : Index(Binary.index()), Decoder(Decoder),
-        BlockDiff(Index.numBlocks() + 1), FallDiff(Index.numBlocks() + 1),
-        JudgeFit(JudgeFit) {}
+      : Index(Binary.index()), Decoder(Decoder), JudgeFit(JudgeFit) {}
 
   void addTrace(const Trace &T) {
     if (JudgeFit)
@@ -102,7 +100,8 @@ private:
   const AddressIndex &Index;
   const InstructionDecoder &Decoder;
   /// Differences of block counts and of the counts of the fall-through
-  /// edges entry -> entry + 1 (unsigned arithmetic wraps back exactly).
+  /// edges entry -> entry + 1 (unsigned arithmetic wraps back exactly);
+  /// empty until a run is charged (a profile of samples has none).
   std::vector<uint64_t> BlockDiff;
   std::vector<uint64_t> FallDiff;
   std::vector<uint64_t> SampleCounts;
@@ -402,6 +401,8 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
   // A run that lands inside a block (after a return) enters the next one by
   // falling through, but did not execute the first one's first byte.
   uint32_t FirstCharged = Index.blockStart(First) >= Begin ? First : First + 1;
+  BlockDiff.resize(Index.numBlocks() + 1);
+  FallDiff.resize(Index.numBlocks() + 1);
   if (FirstCharged <= Last) {
     BlockDiff[FirstCharged] += Count;
     BlockDiff[Last + 1] -= Count;
@@ -429,7 +430,11 @@ void BlockCounter::addSample(const Sample &S) {
 }
 
 void BlockCounter::absorb(const BlockCounter &Other) {
-  for (size_t E = 0; E < BlockDiff.size(); ++E) {
+  if (!Other.BlockDiff.empty()) {
+    BlockDiff.resize(Other.BlockDiff.size());
+    FallDiff.resize(Other.FallDiff.size());
+  }
+  for (size_t E = 0; E < Other.BlockDiff.size(); ++E) {
     BlockDiff[E] += Other.BlockDiff[E];
     FallDiff[E] += Other.FallDiff[E];
   }
@@ -457,16 +462,26 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   P.Counts.resize(Index.numBlocks());
   // No sample may have landed in a block at all.
   SampleCounts.resize(Index.numBlocks());
+  BlockDiff.resize(Index.numBlocks() + 1);
+  FallDiff.resize(Index.numBlocks() + 1);
+  // The edges in key order, built at the map's end one after another.
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>> Edges(
+      Jumps.begin(), Jumps.end());
   uint64_t Block = 0, Fall = 0;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     Block += BlockDiff[E];
     Fall += FallDiff[E];
     P.Counts[E] = Sampled ? SampleCounts[E] : Block;
     if (Fall)
-      P.Edges[{E, E + 1}].Count += Fall;
+      Edges.push_back({{E, E + 1}, EdgeCount{Fall, 0}});
   }
-  for (const auto &[Key, C] : Jumps)
-    P.Edges[Key] += C;
+  llvm::sort(Edges, llvm::less_first());
+  for (const auto &[Key, C] : Edges) {
+    if (!P.Edges.empty() && std::prev(P.Edges.end())->first == Key)
+      std::prev(P.Edges.end())->second += C;
+    else
+      P.Edges.emplace_hint(P.Edges.end(), Key, C);
+  }
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
@@ -533,15 +548,24 @@ std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
 }
 
 std::vector<FunctionBlocks> mappedFunctions(const AddressIndex &Index) {
-  std::map<std::pair<const DecodedSection *, uint32_t>, FunctionBlocks> ByKey;
+  using Key = std::pair<const DecodedSection *, uint32_t>;
+  std::map<Key, FunctionBlocks> ByKey;
+  // Entries follow addresses, so a function's blocks mostly come in a run:
+  // the map is searched only where the function changes.
+  std::optional<Key> LastKey;
+  FunctionBlocks *Last = nullptr;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     BlockMatch M = Index.match(E);
-    FunctionBlocks &F = ByKey[{M.Section, M.Function}];
-    if (F.Entries.empty()) {
-      F.Name = M.name();
-      F.Address = M.function().address();
+    Key K = {M.Section, M.Function};
+    if (K != LastKey) {
+      LastKey = K;
+      Last = &ByKey[K];
     }
-    F.Entries.push_back(E);
+    if (Last->Entries.empty()) {
+      Last->Name = M.name();
+      Last->Address = M.function().address();
+    }
+    Last->Entries.push_back(E);
   }
   std::vector<FunctionBlocks> Result;
   for (auto &[Key, F] : ByKey)
