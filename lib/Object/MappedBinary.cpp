@@ -39,6 +39,15 @@ bool hasSection(const ELFObjectFileBase &Obj, StringRef Name) {
 
 Expected<std::unique_ptr<MappedBinary>>
 MappedBinary::open(StringRef Path, MapRequirement Maps, unsigned Threads) {
+  Expected<std::unique_ptr<MappedBinary>> M = openFile(Path);
+  if (!M)
+    return M.takeError();
+  if (Error E = (*M)->decode(Maps, Threads))
+    return E;
+  return M;
+}
+
+Expected<std::unique_ptr<MappedBinary>> MappedBinary::openFile(StringRef Path) {
   std::unique_ptr<MappedBinary> M(new MappedBinary());
   M->Path = Path.str();
   Expected<OwningBinary<Binary>> Bin = createBinary(Path);
@@ -48,16 +57,18 @@ MappedBinary::open(StringRef Path, MapRequirement Maps, unsigned Threads) {
   M->Obj = dyn_cast<ELFObjectFileBase>(M->Bin.getBinary());
   if (!M->Obj)
     return openError("not an ELF object file");
+  M->BuildID = toHex(getBuildID(M->Obj), /*LowerCase=*/true);
+  return M;
+}
+
+Error MappedBinary::decode(MapRequirement Maps, unsigned Threads) {
   std::optional<Error> MapError;
   runBoth(
-      Threads, [&] { MapError.emplace(M->decodeMaps(Maps)); },
-      [&] { M->readSymbols(); });
+      Threads, [&] { MapError.emplace(decodeMaps(Maps)); },
+      [&] { readSymbols(); });
   if (Error E = std::move(*MapError))
     return E;
-  M->BuildID = toHex(getBuildID(M->Obj), /*LowerCase=*/true);
-  if (Error E = M->readBAT())
-    return E;
-  return M;
+  return readBAT();
 }
 
 Error MappedBinary::decodeMaps(MapRequirement Maps) {

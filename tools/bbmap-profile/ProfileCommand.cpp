@@ -20,6 +20,7 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/PreAggregatedWriter.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -174,6 +175,8 @@ private:
   bool writesPerf2boltOutput() const;
   void checkOutputs() const;
   void checkBinary(const MappedBinary &Binary) const;
+  Expected<BranchProfile> readSources(const MappedBinary &Recorded,
+                                      SourceFacts &Facts) const;
   void warnMisfits(const SourceFacts &Facts, const MappedBinary &Binary,
                    const BranchProfile &Profile, const BlockProfile *Blocks,
                    bool Layout) const;
@@ -227,6 +230,14 @@ void ProfileRun::checkOutputs() const {
 /// Refuses a binary whose blocks the profile cannot be charged to: one
 /// without a map, and a BOLTed one without --input-binary (its map, if BOLT
 /// copied one, still describes the input's addresses).
+/// The branch records and samples of every source, summed.
+Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
+                                                SourceFacts &Facts) const {
+  if (R.Sources.size() == 1)
+    return readProfile(R.Sources.front(), Recorded, Facts);
+  return readProfiles(R.Sources, Recorded, Facts);
+}
+
 void ProfileRun::checkBinary(const MappedBinary &Binary) const {
   if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
     if (YAMLInput || !R.InputBinaryPath.empty() ||
@@ -473,13 +484,33 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
 
 int ProfileRun::run() {
   checkOutputs();
-  Phases.start("open", "open the binary");
+  Phases.start("open", "open the binary and read the profile");
+  std::unique_ptr<MappedBinary> Binary =
+      unwrap(R.BinaryPath, MappedBinary::openFile(R.BinaryPath));
+  // A profile that names no function (all but fdata and YAML) needs only
+  // the binary's file and build ID: it is read while the maps and symbols
+  // are decoded.
+  bool ReadBeside = R.ProfiledBinaryPath.empty() && !YAMLInput &&
+                    none_of(R.Sources, [](const ProfileSource &S) {
+                      return S.Format == ProfileFormat::Fdata;
+                    });
+  SourceFacts Facts;
+  std::optional<Expected<BranchProfile>> Read;
+  std::optional<Error> DecodeError;
   // A BOLTed binary needs no map: fdata goes through its BAT table, block
   // counts to the input binary's map.
-  std::unique_ptr<MappedBinary> Binary = unwrap(
-      R.BinaryPath,
-      MappedBinary::open(R.BinaryPath, MappedBinary::MapRequirement::Optional,
-                         R.Threads));
+  runBoth(
+      R.Threads,
+      [&] {
+        DecodeError.emplace(
+            Binary->decode(MappedBinary::MapRequirement::Optional, R.Threads));
+      },
+      [&] {
+        if (ReadBeside)
+          Read.emplace(readSources(*Binary, Facts));
+      });
+  if (Error E = std::move(*DecodeError))
+    fail(R.BinaryPath, toString(std::move(E)));
   checkBinary(*Binary);
   bool WritesFdata = writesPerf2boltOutput();
   std::unique_ptr<InstructionDecoder> Decoder =
@@ -488,25 +519,22 @@ int ProfileRun::run() {
   if (!R.ProfiledBinaryPath.empty())
     Profiled = openProfiled();
   const MappedBinary &Recorded = Profiled ? *Profiled->Binary : *Binary;
-  SourceFacts Facts;
   std::optional<boltyaml::Profile> YAML;
   BranchProfile Profile;
-  Phases.start("read", "read the profile");
   if (YAMLInput) {
     YAML = readYAML(Source.Path);
     Profile.HasBranches = YAML->Head.Flags & boltyaml::ProfileLBR;
     if (!YAML->Head.EventNames.empty())
       Profile.Events.push_back(YAML->Head.EventNames);
   } else {
-    Expected<BranchProfile> Read =
-        R.Sources.size() == 1 ? readProfile(R.Sources.front(), Recorded, Facts)
-                              : readProfiles(R.Sources, Recorded, Facts);
-    if (!Read && R.Sources.size() > 1) {
+    if (!Read)
+      Read.emplace(readSources(Recorded, Facts));
+    if (!*Read && R.Sources.size() > 1) {
       WithColor::error(errs(), R.ToolName)
-          << toString(Read.takeError()) << "\n";
+          << toString(Read->takeError()) << "\n";
       return 1;
     }
-    Profile = unwrap(Source.Path, std::move(Read));
+    Profile = unwrap(Source.Path, std::move(*Read));
   }
   Outcome.Records = Profile.Traces.size();
   Outcome.Samples = Profile.Samples.size();

@@ -51,6 +51,16 @@ public:
   open(llvm::StringRef Path, MapRequirement Maps = MapRequirement::Required,
        unsigned Threads = 0);
 
+  /// open() in two steps, for a caller with other work to do meanwhile:
+  /// openFile() opens \p Path as an ELF file and reads its build ID;
+  /// decode() then does the rest of open(). object(), path() and buildID()
+  /// are set by openFile() and left alone by decode(), so they may be read
+  /// while decode() runs.
+  static llvm::Expected<std::unique_ptr<MappedBinary>>
+  openFile(llvm::StringRef Path);
+  llvm::Error decode(MapRequirement Maps = MapRequirement::Required,
+                     unsigned Threads = 0);
+
   const std::string &path() const { return Path; }
   const llvm::object::ELFObjectFileBase &object() const { return *Obj; }
   llvm::ArrayRef<DecodedSection> sections() const { return Sections; }
