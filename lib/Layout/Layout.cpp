@@ -5,8 +5,9 @@
 // blocks in that order that ran. Function order: the cache-directed sort
 // over the profiled functions, with the call counts and call-site offsets
 // of the profile. Functions whose records mostly do not fit their blocks
-// take no part in either. Each function's block order, and the function
-// order, are independent items on the threads (the largest first).
+// take no part in either. Each function's block order, the function order
+// and the compile units of functions that share a name are independent
+// items on the threads (the largest first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +38,10 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
   return llvm::lower_bound(Nodes.drop_front(), E) - Nodes.begin();
 }
 
+/// \p FunctionEdges: the edges from \p F's blocks (functionEdges).
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
-                                const AddressIndex &Index) {
-  std::vector<BlockEdge> FunctionEdges = functionEdges(P, Index, F);
+                                const AddressIndex &Index,
+                                ArrayRef<BlockEdge> FunctionEdges) {
   DenseSet<uint32_t> OnEdge;
   for (const auto &[Key, C] : FunctionEdges) {
     OnEdge.insert(Key.first);
@@ -82,20 +84,24 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   return Hot;
 }
 
-/// The blocks of \p F that ran, with their outgoing edges.
+/// The blocks of \p F that ran, with their outgoing edges (\p
+/// FunctionEdges, in the order of their source blocks as F.Entries).
 std::vector<BlockFlow> flowOf(const FunctionBlocks &F, const BlockProfile &P,
-                              const AddressIndex &Index) {
+                              const AddressIndex &Index,
+                              ArrayRef<BlockEdge> FunctionEdges) {
   std::vector<BlockFlow> Flow;
+  const BlockEdge *Edge = FunctionEdges.begin();
   for (uint32_t E : F.Entries) {
+    while (Edge != FunctionEdges.end() && Edge->first.first < E)
+      ++Edge;
     if (!P.Counts[E])
       continue;
     BlockFlow B;
     B.ID = Index.match(E).ID;
     B.Count = P.Counts[E];
-    for (auto It = P.Edges.lower_bound({E, 0});
-         It != P.Edges.end() && It->first.first == E; ++It)
+    for (; Edge != FunctionEdges.end() && Edge->first.first == E; ++Edge)
       B.Successors.push_back(
-          {Index.match(It->first.second).ID, It->second.Count});
+          {Index.match(Edge->first.second).ID, Edge->second.Count});
     Flow.push_back(std::move(B));
   }
   return Flow;
@@ -177,7 +183,19 @@ private:
   std::unique_ptr<DWARFContext> Context;
 };
 
-/// \p F's layout but for its Module (DWARF, which is not read concurrently).
+/// The compile unit of each of \p Functions that shares its name with
+/// another function (empty for the others).
+std::vector<std::string> sharedNameModules(ArrayRef<FunctionBlocks> Functions,
+                                           const MappedBinary &Binary) {
+  CompileUnitNames Units(Binary.object());
+  std::vector<std::string> Modules(Functions.size());
+  for (size_t I = 0; I < Functions.size(); ++I)
+    if (Binary.functionsNamed(Functions[I].Name) > 1)
+      Modules[I] = Units.at(Functions[I].Address);
+  return Modules;
+}
+
+/// \p F's layout but for its Module (sharedNameModules).
 FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
                         const MappedBinary &Binary) {
   const AddressIndex &Index = Binary.index();
@@ -185,9 +203,10 @@ FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
   L.Name = F.Name.str();
   L.Aliases = aliasesOf(F, Binary);
   L.SharedName = Binary.functionsNamed(F.Name) > 1;
-  L.HotBlocks = hotBlocks(F, P, Index);
+  std::vector<BlockEdge> Edges = functionEdges(P, Index, F);
+  L.HotBlocks = hotBlocks(F, P, Index, Edges);
   L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
-  L.Flow = flowOf(F, P, Index);
+  L.Flow = flowOf(F, P, Index, Edges);
   L.Hashes = hashesOf(F, Index);
   return L;
 }
@@ -203,27 +222,29 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  // The function order is one more item, taken first: it runs beside the
-  // functions' block orders, which do not depend on it.
+  // Two more items, taken first: the function order and the compile units
+  // of functions that share their name (DWARF, read on one thread). They
+  // run beside the functions' block orders, which depend on neither.
   std::vector<FunctionLayout> ByFunction(Functions.size());
   std::vector<uint64_t> Order;
+  std::vector<std::string> Modules;
   std::vector<uint64_t> Costs;
   for (const FunctionBlocks &F : Functions)
     Costs.push_back(F.Entries.size());
   Costs.push_back(std::numeric_limits<uint64_t>::max());
+  Costs.push_back(std::numeric_limits<uint64_t>::max());
   forEachInOrder(costliestFirst(Costs), Threads, [&](uint32_t I) {
     if (I == Functions.size())
       Order = functionOrder(Functions, P, Index);
+    else if (I == Functions.size() + 1)
+      Modules = sharedNameModules(Functions, Binary);
     else
       ByFunction[I] = layoutOf(Functions[I], P, Binary);
   });
-  CompileUnitNames Units(Binary.object());
   std::vector<FunctionLayout> Layout;
   for (uint64_t I : Order) {
-    FunctionLayout &L = ByFunction[I];
-    if (L.SharedName)
-      L.Module = Units.at(Functions[I].Address);
-    Layout.push_back(std::move(L));
+    ByFunction[I].Module = std::move(Modules[I]);
+    Layout.push_back(std::move(ByFunction[I]));
   }
   return Layout;
 }
