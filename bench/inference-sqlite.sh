@@ -13,9 +13,11 @@
 #     N = 1270 and 10000), and
 #   - real IP samples: `perf record -e cpu-clock -c 20000` over RUNS runs
 #     (default 20) of the workload (this machine has no LBR),
-# each inferred with --infer-counts and compared with
-# test/tools/inference-quality.py (the share of executions in blocks
-# inferred within 10% of exact, and more). The numbers are in
+# each inferred with --infer-counts by each solver (bbmap's primal-dual
+# minimum-cost flow, the default, and LLVM's profi,
+# --inference-solver=profi: the same samples, the same network) and
+# compared with test/tools/inference-quality.py (the share of executions
+# in blocks inferred within 10% of exact, and more). The numbers are in
 # docs/profile.md ("IP samples: inferred counts").
 #
 # Usage: bench/inference-sqlite.sh        (env RUNS=N, default 20)
@@ -41,6 +43,18 @@ cp "$BENCH/sqlite-workload.sql" workload.sql
 cc -O2 -shared -fPIC -o trace-plugin.so "$EXACT/trace-plugin.c"
 status=0
 
+# infer BIN SAMPLES NAME: infers SAMPLES (--pa or --perfdata) by each
+# solver into BIN.NAME.SOLVER.json and prints how close each comes.
+infer() {
+  local bin=$1 samples=$2 name=$3 solver
+  for solver in primal-dual profi; do
+    ./bbmap-profile "$bin" "$samples" --infer-counts --inference-solver=$solver \
+      --format=json -o "$bin.$name.$solver.json"
+    echo "   $solver:"
+    python3 "$TOOLS/inference-quality.py" "$bin.exact.json" "$bin.$name.$solver.json" || status=1
+  done
+}
+
 # measure NAME CFLAGS...: build, exact profile, ideal and real samples.
 measure() {
   local bin=$1
@@ -58,20 +72,16 @@ measure() {
     <workload.sql >/dev/null 2>"$bin.cg.err" || { cat "$bin.cg.err" >&2; die "callgrind failed"; }
   for period in 1270 10000; do
     python3 "$TOOLS/ideal-samples.py" "$bin.counts" --period $period -o "$bin.ideal$period.pa"
-    ./bbmap-profile "$bin" --pa="$bin.ideal$period.pa" --infer-counts --format=json \
-      -o "$bin.ideal$period.json"
     echo "-- ideal samples, 1 per $period instructions ($(wc -l <"$bin.ideal$period.pa") addresses):"
-    python3 "$TOOLS/inference-quality.py" "$bin.exact.json" "$bin.ideal$period.json" || status=1
+    infer "$bin" --pa="$bin.ideal$period.pa" "ideal$period"
   done
   perf record -q -e cpu-clock -c 20000 -o "$bin.perf.data" -- sh -c \
     "for i in \$(seq $RUNS); do ./$bin -batch :memory: <workload.sql >/dev/null; done" \
     >"$bin.perf.log" 2>&1 || die "perf record failed; see $out/$bin.perf.log"
-  ./bbmap-profile "$bin" --perfdata="$bin.perf.data" --infer-counts --format=json \
-    -o "$bin.perf.json"
   ./bbmap-profile "$bin" --perfdata="$bin.perf.data" --infer-counts >"$bin.perf.txt"
   echo "-- perf record -e cpu-clock -c 20000, $RUNS runs: $(head -n 2 "$bin.perf.txt" | tail -n 1)"
   echo "   $("$PROFILE" "$bin" --perfdata="$bin.perf.data" | head -n 1)"
-  python3 "$TOOLS/inference-quality.py" "$bin.exact.json" "$bin.perf.json" || status=1
+  infer "$bin" --perfdata="$bin.perf.data" perf
 }
 
 measure sqlite3-code

@@ -21,7 +21,8 @@
 #          binary: bbmap-profile's layout (clusters and symbol order, one
 #          run) and its fdata (perf2bolt's own output, checked equal)
 #          against perf2bolt-22, beside the rebuild and llvm-bolt-22 (the
-#          profiles and builds of the bench part)
+#          profiles and builds of the bench part); from perf samples also
+#          the layout with LLVM's profi solving the inference
 #
 # Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench] [speed]
 #   --reps N  timed runs per program in bench and speed (default 5,
@@ -535,8 +536,10 @@ loop_part() {
 # (medians; memory: the largest): bbmap-profile's layout (clusters and
 # symbol order, one run), bbmap-profile --format=fdata (what perf2bolt
 # writes, checked equal first; perf2bolt's no_lbr lines come in no fixed
-# order, so lines are compared sorted) and perf2bolt-22; then the layout
-# run once more with --time-phases on one thread and on all
+# order, so lines are compared sorted) and perf2bolt-22, and from perf
+# samples the layout with --inference-solver=profi (LLVM's solver of the
+# same network, which may pick another of equally cheap flows); then the
+# layout run once more with --time-phases on one thread and on all
 # (speed.SRC.phases.N for N threads); then the report (speed.md) beside the
 # rebuild with the layout and llvm-bolt-22's rewrite (the bench part's
 # times).
@@ -557,17 +560,21 @@ speed_part() {
       echo "FDATA DIFFERS: $s"; status=1
     fi
     local tools=(layout fdata p2b)
+    [ "$s" = trace ] || tools+=(profi)
     step "$s: 1 + $reps rounds of ${tools[*]}"
     for tag in "${tools[@]}"; do rm -f "speed.$s.$tag.times"; done
     for r in $(seq 0 "$reps"); do
-      for k in 0 1 2; do
-        tag=${tools[$(((k + r) % 3))]}
+      for k in $(seq 0 $((${#tools[@]} - 1))); do
+        tag=${tools[$(((k + r) % ${#tools[@]}))]}
         case $tag in
           layout) timed "speed.$s.$tag" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
                     --format=clusters --layout-for=22 -o speed.clusters --symbol-order=speed.order ;;
           fdata) timed "speed.$s.$tag" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
                    --format=fdata -o "speed.$s.fdata" ;;
           p2b) timed "speed.$s.$tag" "${P2B[@]}" ;;
+          profi) timed "speed.$s.$tag" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
+                   --format=clusters --layout-for=22 --inference-solver=profi \
+                   -o speed.profi.clusters --symbol-order=speed.profi.order ;;
         esac
         [ "$r" -gt 0 ] || sed -i '$d' "speed.$s.$tag.times"
       done
@@ -605,6 +612,11 @@ speed_report() {
       "$(col "bolt-$s.bolt" 1)" "$(col "bolt-$s.bolt" 2)" \
       "$(awk '$3 > m { m = $3 } END { printf "%d", m / 1024 }' "bolt-$s.bolt.times")"
   done
+  echo
+  printf 'The perf layout with LLVM'"'"'s profi solving the inference (--inference-solver=profi): %s / %s / %s, %s of perf2bolt-22'"'"'s time, bbmap'"'"'s solver %s of its time\n' \
+    "$(med perf profi 1)" "$(med perf profi 2)" "$(peak perf profi)" \
+    "$(ratio "$(med perf profi 1)" "$(med perf p2b 1)")" \
+    "$(ratio "$(med perf layout 1)" "$(med perf profi 1)")"
   for s in perf trace; do
     for t in 1 "$(nproc)"; do
       echo
