@@ -2,9 +2,12 @@
 //
 // Potentials keep every residual arc's reduced cost non-negative, so each
 // phase's Dijkstra is exact; the arcs of zero reduced cost then hold every
-// shortest augmenting path, and a maximum flow over them (Dinic's levels
-// and blocking flows, with an explicit stack: paths can be as long as the
-// function) sends all the flow those paths can take before the next phase.
+// shortest augmenting path, and a maximum flow over them (Dinic's levels,
+// each level graph filled root arc by root arc with even pushes, no
+// recursion: paths can be as long as the function) sends all the flow
+// those paths can take before the next phase. Every push fills an arc of
+// the level graph, and flow there only moves to higher levels, so a level
+// graph takes at most as many pushes as it has arcs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,49 +129,143 @@ bool MinCostFlow::levelAdmissible() {
   return Level[Sink] >= 0;
 }
 
-/// A blocking flow along the levels: walk forward on admissible arcs to
-/// the next level, augment at the sink and back up to the first arc that
-/// filled, drop a node with no way on.
-void MinCostFlow::augmentAdmissible() {
-  Current.assign(First.begin(), First.end() - 1);
-  Path.clear();
-  uint32_t V = Source;
-  while (true) {
-    if (V == Sink) {
-      int64_t Flow = Unbounded;
-      for (uint32_t A : Path)
-        Flow = std::min(Flow, Arcs[A].Residual);
-      size_t Full = Path.size();
-      for (size_t K = Path.size(); K-- > 0;) {
-        Arc &Arc = Arcs[Path[K]];
-        Arc.Residual -= Flow;
-        Arcs[Arc.Reverse].Residual += Flow;
-        if (Arc.Residual == 0)
-          Full = K;
-      }
-      Path.resize(Full);
-      V = Path.empty() ? Source : Arcs[Path.back()].To;
-      continue;
-    }
-    uint32_t &A = Current[V];
-    for (; A < First[V + 1]; ++A) {
-      const Arc &Arc = Arcs[A];
-      if (Level[Arc.To] == Level[V] + 1 && Arc.Residual > 0 &&
-          Potential[V] + Arc.Cost == Potential[Arc.To])
-        break;
-    }
-    if (A < First[V + 1]) {
-      Path.push_back(A);
-      V = Arcs[A].To;
-      continue;
-    }
-    Level[V] = -1;
-    if (Path.empty())
-      return;
-    V = Arcs[Arcs[Path.back()].Reverse].To;
-    Path.pop_back();
-    ++Current[V];
+bool MinCostFlow::onLevels(uint32_t V, const Arc &A) const {
+  return A.Residual > 0 && Level[A.To] == Level[V] + 1 && Alive[A.To] &&
+         Potential[V] + A.Cost == Potential[A.To];
+}
+
+/// Whether the levels still lead from \p V to the sink.
+bool MinCostFlow::leadsOn(uint32_t V) const {
+  if (V == Sink)
+    return true;
+  for (uint32_t A = First[V]; A < First[V + 1]; ++A)
+    if (onLevels(V, Arcs[A]))
+      return true;
+  return false;
+}
+
+/// The nodes the levels lead to the sink from, from the last level back.
+void MinCostFlow::markAlive() {
+  Alive.assign(Nodes, 0);
+  for (size_t I = Queue.size(); I-- > 0;)
+    Alive[Queue[I]] = leadsOn(Queue[I]);
+}
+
+/// Sends what one path along the levels takes from the source through
+/// \p RootArc, which fills at least one arc.
+void MinCostFlow::pushPath(uint32_t RootArc) {
+  Path.assign(1, RootArc);
+  for (uint32_t V = Arcs[RootArc].To; V != Sink;) {
+    uint32_t A = First[V];
+    while (!onLevels(V, Arcs[A]))
+      ++A;
+    Path.push_back(A);
+    V = Arcs[A].To;
   }
+  int64_t Flow = Unbounded;
+  for (uint32_t A : Path)
+    Flow = std::min(Flow, Arcs[A].Residual);
+  for (uint32_t A : Path) {
+    Arcs[A].Residual -= Flow;
+    Arcs[Arcs[A].Reverse].Residual += Flow;
+  }
+  for (size_t K = Path.size(); K-- > 1;) {
+    uint32_t V = Arcs[Arcs[Path[K]].Reverse].To;
+    Alive[V] = leadsOn(V);
+  }
+}
+
+/// Sends flow from the source through \p RootArc along the levels, split
+/// evenly at every node over the arcs that lead on, as profi augments:
+/// where several ways cost the same, each gets a share, rather than one
+/// all of it. First a unit of flow, split so, tells how much can go before
+/// an arc fills; that much is sent in whole units, each node's rounded
+/// shares taking what the arcs hold and returning the rest the way it
+/// came. When no arc filled, one more path is sent, so that every call
+/// fills at least one arc.
+void MinCostFlow::pushEvenly(uint32_t RootArc) {
+  uint32_t Root = Arcs[RootArc].To;
+  ++Stamp;
+  Reach.assign(1, Root);
+  Seen[Root] = Stamp;
+  for (size_t I = 0; I < Reach.size(); ++I) {
+    uint32_t V = Reach[I];
+    Share[V] = 0;
+    Held[V] = 0;
+    if (V == Sink)
+      continue;
+    for (uint32_t A = First[V]; A < First[V + 1]; ++A)
+      if (onLevels(V, Arcs[A]) && Seen[Arcs[A].To] != Stamp) {
+        Seen[Arcs[A].To] = Stamp;
+        Reach.push_back(Arcs[A].To);
+      }
+  }
+  // Other roots' flow may have closed ways since the levels were marked:
+  // the nodes found are marked again, the last first.
+  for (size_t I = Reach.size(); I-- > 0;)
+    Alive[Reach[I]] = leadsOn(Reach[I]);
+  if (!Alive[Root])
+    return;
+  auto Ways = [&](uint32_t V) {
+    uint32_t N = 0;
+    for (uint32_t A = First[V]; A < First[V + 1]; ++A)
+      N += onLevels(V, Arcs[A]);
+    return N;
+  };
+  Share[Root] = 1.0;
+  int64_t Max = Arcs[RootArc].Residual;
+  for (uint32_t V : Reach) {
+    if (V == Sink || Share[V] == 0)
+      continue;
+    double Part = Share[V] / Ways(V);
+    for (uint32_t A = First[V]; A < First[V + 1]; ++A) {
+      if (!onLevels(V, Arcs[A]))
+        continue;
+      Share[Arcs[A].To] += Part;
+      double Fits = double(Arcs[A].Residual) / Part;
+      if (Arcs[A].Residual < Unbounded / 2 && Fits < double(Max))
+        Max = int64_t(Fits);
+    }
+  }
+  Sent.clear();
+  Held[Root] = Max;
+  for (uint32_t V : Reach) {
+    if (V == Sink || !Held[V])
+      continue;
+    uint32_t N = Ways(V);
+    int64_t Each = (Held[V] + N - 1) / N;
+    for (uint32_t A = First[V]; A < First[V + 1] && Held[V]; ++A) {
+      if (!onLevels(V, Arcs[A]))
+        continue;
+      int64_t F = std::min({Held[V], Each, Arcs[A].Residual});
+      Held[V] -= F;
+      Held[Arcs[A].To] += F;
+      Sent.push_back({A, F});
+    }
+  }
+  // What could not go on goes back the way it came, from the last node.
+  for (size_t K = Sent.size(); K-- > 0;) {
+    auto &[A, F] = Sent[K];
+    uint32_t To = Arcs[A].To;
+    int64_t Back = To == Sink ? 0 : std::min(Held[To], F);
+    Held[To] -= Back;
+    Held[Arcs[Arcs[A].Reverse].To] += Back;
+    F -= Back;
+  }
+  bool Filled = false;
+  for (auto [A, F] : Sent) {
+    Arcs[A].Residual -= F;
+    Arcs[Arcs[A].Reverse].Residual += F;
+    Filled |= F && !Arcs[A].Residual;
+  }
+  int64_t Through = Max - Held[Root];
+  Arcs[RootArc].Residual -= Through;
+  Arcs[Arcs[RootArc].Reverse].Residual += Through;
+  Filled |= !Arcs[RootArc].Residual;
+  for (size_t I = Reach.size(); I-- > 0;)
+    Alive[Reach[I]] = leadsOn(Reach[I]);
+  if (!Filled && onLevels(Source, Arcs[RootArc]))
+    pushPath(RootArc);
 }
 
 void MinCostFlow::run(uint32_t From, uint32_t To) {
@@ -176,9 +273,16 @@ void MinCostFlow::run(uint32_t From, uint32_t To) {
   Sink = To;
   buildArcs();
   Potential.assign(Nodes, 0);
+  Seen.assign(Nodes, 0);
+  Share.resize(Nodes);
+  Held.resize(Nodes);
   while (updatePotentials())
-    while (levelAdmissible())
-      augmentAdmissible();
+    while (levelAdmissible()) {
+      markAlive();
+      for (uint32_t A = First[Source]; A < First[Source + 1]; ++A)
+        while (onLevels(Source, Arcs[A]))
+          pushEvenly(A);
+    }
 }
 
 } // namespace bbmap

@@ -4,10 +4,12 @@
 // a source to a sink over edges of non-negative cost. Primal-dual: each
 // phase finds the distances from the source with Dijkstra over reduced
 // costs, then saturates every shortest path at once with a maximum flow
-// (Dinic) over the edges of zero reduced cost. The phases are as many as
-// the distinct lengths of augmenting paths, which small integer costs keep
-// few; profi's solver (SampleProfileInference.cpp) instead runs a
-// Bellman-Ford queue for every augmenting path. Private to lib/Layout.
+// over the edges of zero reduced cost (Dinic's levels), sent from each of
+// the source's arcs in turn and split evenly wherever several arcs lead
+// on, as profi spreads flow over equally cheap paths. The phases are as
+// many as the distinct lengths of augmenting paths, which small integer
+// costs keep few; profi's solver (SampleProfileInference.cpp) instead runs
+// a Bellman-Ford queue for every augmenting path. Private to lib/Layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +59,11 @@ private:
   void buildArcs();
   bool updatePotentials();
   bool levelAdmissible();
-  void augmentAdmissible();
+  bool onLevels(uint32_t V, const Arc &A) const;
+  bool leadsOn(uint32_t V) const;
+  void markAlive();
+  void pushPath(uint32_t RootArc);
+  void pushEvenly(uint32_t RootArc);
 
   uint32_t Nodes;
   uint32_t Source = 0, Sink = 0;
@@ -68,9 +74,17 @@ private:
   static constexpr int64_t NearDistances = 64;
   std::vector<std::vector<uint32_t>> Near;
   std::vector<int32_t> Level;
-  std::vector<uint32_t> Current;
+  /// Whether the levels lead from a node to the sink.
+  std::vector<uint8_t> Alive;
+  /// pushEvenly's nodes (Seen == Stamp), their share of a unit of flow and
+  /// the whole units they hold; the arcs it sends along, and how much.
+  std::vector<uint32_t> Seen;
+  uint32_t Stamp = 0;
+  std::vector<double> Share;
+  std::vector<int64_t> Held;
+  std::vector<std::pair<uint32_t, int64_t>> Sent;
   /// Work lists, kept between phases.
-  std::vector<uint32_t> Queue, Path;
+  std::vector<uint32_t> Queue, Path, Reach;
 };
 
 } // namespace bbmap

@@ -5,12 +5,13 @@
 // raised and lowered block and jump counts with profi's costs, solved by
 // a primal-dual minimum-cost flow instead of profi's one Bellman-Ford
 // search per augmenting path, which dominates inference on functions of
-// thousands of blocks. Of profi's post-processing it keeps joining the
-// islands (flow that circulates in a loop no flow enters from the entry
-// gets a path from the entry and to an exit); it does not spread the
-// flow evenly over equal paths nor rebalance unknown subgraphs, so where
-// several flows cost the same it may pick another one than profi.
-// docs/profile.md gives the measurements.
+// thousands of blocks. Like profi's, its augmentations split the flow
+// evenly where equally cheap ways part. Of profi's post-processing it
+// keeps joining the islands (flow that circulates in a loop no flow enters
+// from the entry gets a path from the entry and to an exit, where there is
+// one); it does not rebalance unknown subgraphs. Where several flows cost
+// the same it may pick another one than profi. docs/profile.md gives the
+// measurements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +24,8 @@
 namespace bbmap {
 
 /// Sets every block's and jump's Flow in \p Func as applyFlowInference
-/// does, for the cost parameters of \p Params (EvenFlowDistribution and
-/// RebalanceUnknown are not applied).
+/// does, for the cost parameters of \p Params and its JoinIslands (flow is
+/// always spread evenly; RebalanceUnknown is not applied).
 void solveFlow(const llvm::ProfiParams &Params, llvm::FlowFunction &Func);
 
 /// The cost of \p Func's flow under \p Params: per block and jump, the
