@@ -4,9 +4,9 @@
 // pre-aggregated profile of a real program with a map (built with the
 // fuzz tree's compiler, path in BBMAP_FUZZ_PROFILE_BINARY), then charged to
 // its blocks, judged for records that do not fit, inferred (IP samples
-// alone), laid out, and written as fdata in both dialects and in sample
-// mode, so that arbitrary addresses, ranges and counts reach BlockProfile,
-// FlowInference, Layout, BoltFunctionView and FdataWriter.
+// alone; by both solvers), laid out, and written as fdata in both dialects
+// and in sample mode, so that arbitrary addresses, ranges and counts reach
+// BlockProfile, FlowInference, Layout, BoltFunctionView and FdataWriter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,9 +62,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   BlockProfile Blocks = countBlocks(*P, *Binary, *Decoder, /*Threads=*/1);
   (void)profiledFunctions(Blocks, Binary->index());
   (void)misfitFunctions(Blocks, Binary->index());
-  if (Blocks.Kind == CountKind::Samples)
+  if (Blocks.Kind == CountKind::Samples) {
+    BlockProfile ByProfi = Blocks;
+    inferFlow(ByProfi, *Binary, *Decoder, InferenceSolver::Profi,
+              /*Threads=*/1);
     inferFlow(Blocks, *Binary, *Decoder, InferenceSolver::PrimalDual,
               /*Threads=*/1);
+  }
   writeClusterProfile(computeLayout(Blocks, *Binary, /*Threads=*/1),
                       ClusterConsumer::Clang22, nulls());
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})

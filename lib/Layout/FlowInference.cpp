@@ -68,12 +68,13 @@ struct InferredFunction {
   bool Sparse = false;
 };
 
-void solve(InferenceSolver Solver, const ProfiParams &Params,
-           FlowFunction &Func) {
-  if (Solver == InferenceSolver::Profi)
-    applyFlowInference(Params, Func);
-  else
-    solveFlow(Params, Func);
+void solve(InferenceSolver Solver, ProfiParams Params, FlowNetwork &Net) {
+  if (Solver == InferenceSolver::PrimalDual)
+    return solveFlow(Params, Net.Func);
+  // profi joins an island to an exit it assumes there is: a loop without
+  // exit (a server's main loop) would send it past its arrays.
+  Params.JoinIslands &= Net.EveryNodeExits;
+  applyFlowInference(Params, Net.Func);
 }
 
 InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
@@ -90,7 +91,7 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
   if (!R.Net.hasExit())
     return R;
   ProfiParams Params = inferenceParams();
-  solve(Solver, Params, R.Net.Func);
+  solve(Solver, Params, R.Net);
   // A function sampled so sparsely that its samples lie on no path of
   // sampled blocks loses all flow (dropping its weights is cheaper than
   // raising the cold blocks between them): it ran, so infer it again with
@@ -100,7 +101,7 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
     R.Sparse = true;
     R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, true));
     Params.CostBlockUnknownInc = 5;
-    solve(Solver, Params, R.Net.Func);
+    solve(Solver, Params, R.Net);
   }
   return R;
 }

@@ -226,6 +226,19 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
     Func.Blocks[J.Source].SuccJumps.push_back(&J);
     Func.Blocks[J.Target].PredJumps.push_back(&J);
   }
+  std::vector<bool> Exits(Func.Blocks.size());
+  Exits[Sink] = true;
+  std::vector<uint64_t> Back = {Sink};
+  while (!Back.empty()) {
+    uint64_t B = Back.back();
+    Back.pop_back();
+    for (const FlowJump *J : Func.Blocks[B].PredJumps)
+      if (!Exits[J->Source]) {
+        Exits[J->Source] = true;
+        Back.push_back(J->Source);
+      }
+  }
+  Net.EveryNodeExits = llvm::all_of(Exits, [](bool E) { return E; });
   return Net;
 }
 

@@ -62,6 +62,8 @@ struct FlowNetwork {
   unsigned Shift = 0;
   /// Control can leave the function (the sink has a way in).
   bool hasExit() const { return !Func.Blocks.back().PredJumps.empty(); }
+  /// Every node has a way to the sink (no loop without exit).
+  bool EveryNodeExits = true;
 };
 FlowNetwork flowNetwork(llvm::ArrayRef<CFGNode> Nodes, uint32_t Entry,
                         llvm::ArrayRef<std::optional<uint64_t>> Weights);
