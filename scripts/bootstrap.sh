@@ -39,6 +39,8 @@ pkgs="$pkgs libpcre3-dev"
 # libraries, crt files, libgcc), which clang --target=aarch64-linux-gnu
 # finds by itself; the programs run under qemu-aarch64 -L (qemu-user).
 pkgs="$pkgs libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross"
+# bbmap-profile's malloc (tools/bbmap-profile/CMakeLists.txt).
+pkgs="$pkgs libmimalloc-dev"
 
 missing=""
 for p in $pkgs; do
