@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bbmap/Layout/FlowInference.h"
 #include "bbmap/Layout/FlowSolver.h"
 #include "llvm/ADT/BitVector.h"
 #include <cstddef>
@@ -107,16 +108,14 @@ FlowFunction makeFunction(Bytes &In) {
   return Func;
 }
 
+/// inferFlow's costs, with unknown blocks as its second inference prices
+/// them (not free, so that they take part in the costs), without profi's
+/// post-processing.
 ProfiParams samplesParams() {
-  ProfiParams Params;
+  ProfiParams Params = inferenceParams();
   Params.EvenFlowDistribution = false;
   Params.RebalanceUnknown = false;
   Params.JoinIslands = false;
-  Params.CostBlockInc = 10;
-  Params.CostBlockDec = 20;
-  Params.CostBlockEntryInc = 40;
-  Params.CostBlockEntryDec = 10;
-  Params.CostBlockZeroInc = 11;
   Params.CostBlockUnknownInc = 5;
   return Params;
 }

@@ -41,10 +41,8 @@ std::vector<std::optional<uint64_t>> sampleWeights(ArrayRef<CFGNode> Nodes,
   return Weights;
 }
 
-/// The parameters of LLVM's own sample-profile loader, which infers from
-/// block weights alone as this does: all jumps unknown and free, a block
-/// cheaper to raise than to lower, a block without samples known to be cold
-/// but cheap to raise (a short block can run without being sampled).
+} // namespace
+
 ProfiParams inferenceParams() {
   ProfiParams Params;
   Params.EvenFlowDistribution = true;
@@ -58,6 +56,8 @@ ProfiParams inferenceParams() {
   Params.CostBlockUnknownInc = 0;
   return Params;
 }
+
+namespace {
 
 /// One function's CFG and its solved flow network.
 struct InferredFunction {

@@ -18,6 +18,7 @@
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
+#include "llvm/Transforms/Utils/SampleProfileInference.h"
 #include <cstdint>
 
 namespace bbmap {
@@ -34,6 +35,13 @@ enum class InferenceSolver {
   /// rebalancing of unknown subgraphs.
   Profi,
 };
+
+/// The costs inferFlow solves with: those of LLVM's own sample-profile
+/// loader, which infers from block weights alone as this does (all jumps
+/// unknown and free, a block cheaper to raise than to lower, a block
+/// without samples known to be cold but cheap to raise: a short block can
+/// run without being sampled), with profi's post-processing on.
+llvm::ProfiParams inferenceParams();
 
 /// What inferFlow did, per function with samples.
 struct InferenceStats {
