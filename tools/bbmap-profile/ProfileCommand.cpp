@@ -227,9 +227,6 @@ void ProfileRun::checkOutputs() const {
                "(fdata, YAML) or as a layout (clusters, symbol order)");
 }
 
-/// Refuses a binary whose blocks the profile cannot be charged to: one
-/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
-/// copied one, still describes the input's addresses).
 /// The branch records and samples of every source, summed.
 Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
                                                 SourceFacts &Facts) const {
@@ -238,6 +235,9 @@ Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
   return readProfiles(R.Sources, Recorded, Facts);
 }
 
+/// Refuses a binary whose blocks the profile cannot be charged to: one
+/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
+/// copied one, still describes the input's addresses).
 void ProfileRun::checkBinary(const MappedBinary &Binary) const {
   if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
     if (YAMLInput || !R.InputBinaryPath.empty() ||
