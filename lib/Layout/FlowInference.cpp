@@ -68,13 +68,12 @@ struct InferredFunction {
   bool Sparse = false;
 };
 
-void solve(InferenceSolver Solver, ProfiParams Params, FlowNetwork &Net) {
+void solve(InferenceSolver Solver, const ProfiParams &Params,
+           FlowNetwork &Net) {
   if (Solver == InferenceSolver::PrimalDual)
-    return solveFlow(Params, Net.Func);
-  // profi joins an island to an exit it assumes there is: a loop without
-  // exit (a server's main loop) would send it past its arrays.
-  Params.JoinIslands &= Net.EveryNodeExits;
-  applyFlowInference(Params, Net.Func);
+    solveFlow(Params, Net.Func);
+  else
+    applyProfi(Params, Net);
 }
 
 InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,

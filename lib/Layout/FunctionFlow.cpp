@@ -226,9 +226,16 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
     Func.Blocks[J.Source].SuccJumps.push_back(&J);
     Func.Blocks[J.Target].PredJumps.push_back(&J);
   }
+  return Net;
+}
+
+namespace {
+
+/// Whether every block of \p Func has a way to its last block, the sink.
+bool everyBlockExits(const FlowFunction &Func) {
   std::vector<bool> Exits(Func.Blocks.size());
-  Exits[Sink] = true;
-  std::vector<uint64_t> Back = {Sink};
+  Exits.back() = true;
+  std::vector<uint64_t> Back = {Func.Blocks.size() - 1};
   while (!Back.empty()) {
     uint64_t B = Back.back();
     Back.pop_back();
@@ -238,8 +245,14 @@ FlowNetwork flowNetwork(ArrayRef<CFGNode> Nodes, uint32_t Entry,
         Back.push_back(J->Source);
       }
   }
-  Net.EveryNodeExits = llvm::all_of(Exits, [](bool E) { return E; });
-  return Net;
+  return llvm::all_of(Exits, [](bool E) { return E; });
+}
+
+} // namespace
+
+void applyProfi(ProfiParams Params, FlowNetwork &Net) {
+  Params.JoinIslands = Params.JoinIslands && everyBlockExits(Net.Func);
+  applyFlowInference(Params, Net.Func);
 }
 
 void assignFlow(const FlowNetwork &Net, ArrayRef<CFGNode> Nodes,

@@ -62,11 +62,15 @@ struct FlowNetwork {
   unsigned Shift = 0;
   /// Control can leave the function (the sink has a way in).
   bool hasExit() const { return !Func.Blocks.back().PredJumps.empty(); }
-  /// Every node has a way to the sink (no loop without exit).
-  bool EveryNodeExits = true;
 };
 FlowNetwork flowNetwork(llvm::ArrayRef<CFGNode> Nodes, uint32_t Entry,
                         llvm::ArrayRef<std::optional<uint64_t>> Weights);
+
+/// LLVM's profile inference (applyFlowInference) over \p Net with \p
+/// Params, without joining islands where a node has no way to the sink:
+/// profi joins an island to an exit it assumes there is, and a loop no
+/// path leaves (a server's main loop) sends it past its arrays.
+void applyProfi(llvm::ProfiParams Params, FlowNetwork &Net);
 
 /// Writes the solved flow of \p Net back into \p P: block counts, edges,
 /// direct calls (as often as their block) and returns.

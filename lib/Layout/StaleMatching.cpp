@@ -371,7 +371,7 @@ void ProfileCarrier::infer(const FunctionBlocks &F, const FunctionBlocks &G,
     J.HasUnknownWeight = false;
     J.Weight = Count >> Net.Shift;
   }
-  applyFlowInference(staleParams(), Net.Func);
+  applyProfi(staleParams(), Net);
   assignFlow(Net, Nodes, New);
 }
 
