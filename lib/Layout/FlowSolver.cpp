@@ -130,11 +130,13 @@ void FlowModel::solve() {
     Func.Blocks[B].Flow = std::max(In[B], Out[B]);
 }
 
-/// The blocks that flow reaches from the entry along jumps with flow.
-BitVector reachedByFlow(const FlowFunction &Func) {
-  BitVector Reached(Func.Blocks.size());
-  std::vector<uint64_t> Work = {Func.Entry};
-  Reached.set(Func.Entry);
+/// Marks in \p Reached the blocks that flow reaches from \p From along
+/// jumps with flow, stopping at those already marked.
+void reachByFlow(const FlowFunction &Func, uint64_t From, BitVector &Reached) {
+  if (Reached.test(From))
+    return;
+  std::vector<uint64_t> Work = {From};
+  Reached.set(From);
   while (!Work.empty()) {
     uint64_t B = Work.back();
     Work.pop_back();
@@ -144,7 +146,6 @@ BitVector reachedByFlow(const FlowFunction &Func) {
         Work.push_back(J->Target);
       }
   }
-  return Reached;
 }
 
 /// The jumps of a path from \p From (forward) or to \p From (backward) to
@@ -188,7 +189,8 @@ std::vector<FlowJump *> cheapestPath(FlowFunction &Func, uint64_t From,
 /// from it to an exit, so that its blocks are reached, as profi's
 /// joinIsolatedComponents does.
 void joinIslands(FlowFunction &Func) {
-  BitVector Reached = reachedByFlow(Func);
+  BitVector Reached(Func.Blocks.size());
+  reachByFlow(Func, Func.Entry, Reached);
   for (uint64_t B = 0; B < Func.Blocks.size(); ++B) {
     if (!Func.Blocks[B].Flow || Reached.test(B))
       continue;
@@ -201,12 +203,15 @@ void joinIslands(FlowFunction &Func) {
     if (Path.empty() || (ToExit.empty() && !Func.Blocks[B].isExit()))
       continue;
     Path.insert(Path.end(), ToExit.begin(), ToExit.end());
+    // The path's jumps are the only ones that gained flow: what is reached
+    // now is what was, and what the path's blocks reach.
     for (FlowJump *J : Path) {
       ++J->Flow;
       ++Func.Blocks[J->Target].Flow;
     }
     ++Func.Blocks[Func.Entry].Flow;
-    Reached = reachedByFlow(Func);
+    for (FlowJump *J : Path)
+      reachByFlow(Func, J->Target, Reached);
   }
 }
 
