@@ -151,6 +151,18 @@ void MinCostFlow::markAlive() {
     Alive[Queue[I]] = leadsOn(Queue[I]);
 }
 
+void MinCostFlow::send(uint32_t A, int64_t Flow) {
+  Arcs[A].Residual -= Flow;
+  Arcs[Arcs[A].Reverse].Residual += Flow;
+}
+
+uint32_t MinCostFlow::ways(uint32_t V) const {
+  uint32_t N = 0;
+  for (uint32_t A = First[V]; A < First[V + 1]; ++A)
+    N += onLevels(V, Arcs[A]);
+  return N;
+}
+
 /// Sends what one path along the levels takes from the source through
 /// \p RootArc, which fills at least one arc.
 void MinCostFlow::pushPath(uint32_t RootArc) {
@@ -165,26 +177,17 @@ void MinCostFlow::pushPath(uint32_t RootArc) {
   int64_t Flow = Unbounded;
   for (uint32_t A : Path)
     Flow = std::min(Flow, Arcs[A].Residual);
-  for (uint32_t A : Path) {
-    Arcs[A].Residual -= Flow;
-    Arcs[Arcs[A].Reverse].Residual += Flow;
-  }
+  for (uint32_t A : Path)
+    send(A, Flow);
   for (size_t K = Path.size(); K-- > 1;) {
     uint32_t V = Arcs[Arcs[Path[K]].Reverse].To;
     Alive[V] = leadsOn(V);
   }
 }
 
-/// Sends flow from the source through \p RootArc along the levels, split
-/// evenly at every node over the arcs that lead on, as profi augments:
-/// where several ways cost the same, each gets a share, rather than one
-/// all of it. First a unit of flow, split so, tells how much can go before
-/// an arc fills; that much is sent in whole units, each node's rounded
-/// shares taking what the arcs hold and returning the rest the way it
-/// came. When no arc filled, one more path is sent, so that every call
-/// fills at least one arc.
-void MinCostFlow::pushEvenly(uint32_t RootArc) {
-  uint32_t Root = Arcs[RootArc].To;
+/// The nodes the levels lead to from \p Root (Reach, in level order), with
+/// no share or flow yet.
+void MinCostFlow::collectReach(uint32_t Root) {
   ++Stamp;
   Reach.assign(1, Root);
   Seen[Root] = Stamp;
@@ -200,24 +203,24 @@ void MinCostFlow::pushEvenly(uint32_t RootArc) {
         Reach.push_back(Arcs[A].To);
       }
   }
-  // Other roots' flow may have closed ways since the levels were marked:
-  // the nodes found are marked again, the last first.
+}
+
+/// Marks again which of Reach the levels lead to the sink from, the last
+/// first: flow sent since the levels were marked may have closed ways.
+void MinCostFlow::markReach() {
   for (size_t I = Reach.size(); I-- > 0;)
     Alive[Reach[I]] = leadsOn(Reach[I]);
-  if (!Alive[Root])
-    return;
-  auto Ways = [&](uint32_t V) {
-    uint32_t N = 0;
-    for (uint32_t A = First[V]; A < First[V + 1]; ++A)
-      N += onLevels(V, Arcs[A]);
-    return N;
-  };
-  Share[Root] = 1.0;
+}
+
+/// How much can go through \p RootArc, split evenly at every node of Reach,
+/// before an arc fills: a unit split so tells each arc's share.
+int64_t MinCostFlow::evenLimit(uint32_t RootArc) {
+  Share[Arcs[RootArc].To] = 1.0;
   int64_t Max = Arcs[RootArc].Residual;
   for (uint32_t V : Reach) {
     if (V == Sink || Share[V] == 0)
       continue;
-    double Part = Share[V] / Ways(V);
+    double Part = Share[V] / ways(V);
     for (uint32_t A = First[V]; A < First[V + 1]; ++A) {
       if (!onLevels(V, Arcs[A]))
         continue;
@@ -227,12 +230,20 @@ void MinCostFlow::pushEvenly(uint32_t RootArc) {
         Max = int64_t(Fits);
     }
   }
+  return Max;
+}
+
+/// Sends \p Max through \p RootArc in whole units, each node's rounded
+/// shares taking what the arcs hold and the rest going back the way it
+/// came. True when an arc filled.
+bool MinCostFlow::sendWhole(uint32_t RootArc, int64_t Max) {
+  uint32_t Root = Arcs[RootArc].To;
   Sent.clear();
   Held[Root] = Max;
   for (uint32_t V : Reach) {
     if (V == Sink || !Held[V])
       continue;
-    uint32_t N = Ways(V);
+    uint32_t N = ways(V);
     int64_t Each = (Held[V] + N - 1) / N;
     for (uint32_t A = First[V]; A < First[V + 1] && Held[V]; ++A) {
       if (!onLevels(V, Arcs[A]))
@@ -254,16 +265,26 @@ void MinCostFlow::pushEvenly(uint32_t RootArc) {
   }
   bool Filled = false;
   for (auto [A, F] : Sent) {
-    Arcs[A].Residual -= F;
-    Arcs[Arcs[A].Reverse].Residual += F;
+    send(A, F);
     Filled |= F && !Arcs[A].Residual;
   }
-  int64_t Through = Max - Held[Root];
-  Arcs[RootArc].Residual -= Through;
-  Arcs[Arcs[RootArc].Reverse].Residual += Through;
-  Filled |= !Arcs[RootArc].Residual;
-  for (size_t I = Reach.size(); I-- > 0;)
-    Alive[Reach[I]] = leadsOn(Reach[I]);
+  send(RootArc, Max - Held[Root]);
+  return Filled || !Arcs[RootArc].Residual;
+}
+
+/// Sends flow from the source through \p RootArc along the levels, split
+/// evenly at every node over the arcs that lead on, as profi augments:
+/// where several ways cost the same, each gets a share, rather than one
+/// all of it. When no arc filled, one more path is sent, so that every
+/// call fills at least one arc.
+void MinCostFlow::pushEvenly(uint32_t RootArc) {
+  uint32_t Root = Arcs[RootArc].To;
+  collectReach(Root);
+  markReach();
+  if (!Alive[Root])
+    return;
+  bool Filled = sendWhole(RootArc, evenLimit(RootArc));
+  markReach();
   if (!Filled && onLevels(Source, Arcs[RootArc]))
     pushPath(RootArc);
 }

@@ -62,7 +62,13 @@ private:
   bool onLevels(uint32_t V, const Arc &A) const;
   bool leadsOn(uint32_t V) const;
   void markAlive();
+  void send(uint32_t A, int64_t Flow);
+  uint32_t ways(uint32_t V) const;
   void pushPath(uint32_t RootArc);
+  void collectReach(uint32_t Root);
+  void markReach();
+  int64_t evenLimit(uint32_t RootArc);
+  bool sendWhole(uint32_t RootArc, int64_t Max);
   void pushEvenly(uint32_t RootArc);
 
   uint32_t Nodes;
