@@ -2,9 +2,10 @@
 //
 // Targets are registered once per process. The kind of an instruction comes
 // from its MCInstrDesc flags through MCInstrAnalysis; no-ops are recognised
-// by opcode name, which MC has no flag for: x86's NOOP* and AArch64's
-// `nop`, which LLVM 22 decodes as NOP and LLVM 19 as HINT #0 (other hints,
-// such as bti and paciasp, are not no-ops to BOLT either).
+// by opcode name, which MC has no flag for (the names are looked up once,
+// when the decoder is made): x86's NOOP* and AArch64's `nop`, which LLVM 22
+// decodes as NOP and LLVM 19 as HINT #0 (other hints, such as bti and
+// paciasp, are not no-ops to BOLT either).
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +89,7 @@ InstructionDecoder::create(const ELFObjectFileBase &Obj) {
                                           *D->MAI, *D->MII, *D->MRI));
   if (!D->Disassembler || !D->Analysis || !D->Printer)
     return setupError("no disassembler for " + TT.str());
+  D->findNopOpcodes();
   for (const SectionRef &S : Obj.sections()) {
     if (!S.isText() || S.isVirtual())
       continue;
@@ -100,6 +102,17 @@ InstructionDecoder::create(const ELFObjectFileBase &Obj) {
     return A.Address < B.Address;
   });
   return D;
+}
+
+void InstructionDecoder::findNopOpcodes() {
+  NopOpcodes.resize(MII->getNumOpcodes());
+  for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op) {
+    StringRef Name = MII->getName(Op);
+    if (AArch64 ? Name == "NOP" : Name.starts_with("NOOP"))
+      NopOpcodes.set(Op);
+    if (AArch64 && Name == "HINT")
+      HintOpcode = Op;
+  }
 }
 
 InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
@@ -116,12 +129,9 @@ InstrKind InstructionDecoder::classify(const MCInst &Inst) const {
     return InstrKind::UncondBranch;
   if (Desc.isTrap())
     return InstrKind::Trap;
-  StringRef Name = MII->getName(Inst.getOpcode());
-  bool Nop = AArch64 ? Name == "NOP" ||
-                           (Name == "HINT" && Inst.getNumOperands() == 1 &&
-                            Inst.getOperand(0).isImm() &&
-                            Inst.getOperand(0).getImm() == 0)
-                     : Name.starts_with("NOOP");
+  bool Nop = NopOpcodes.test(Inst.getOpcode()) ||
+             (Inst.getOpcode() == HintOpcode && Inst.getNumOperands() == 1 &&
+              Inst.getOperand(0).isImm() && Inst.getOperand(0).getImm() == 0);
   if (Nop)
     return InstrKind::Nop;
   return InstrKind::Other;

@@ -3,9 +3,9 @@
 // A fall-through run charges a contiguous span of AddressIndex entries, so
 // runs are added to difference arrays (blocks, and fall-through edges
 // entry -> entry + 1) in constant time whatever their length; one prefix
-// sum at the end gives the counts. Branch sources are classified by
-// decoding the instruction there (once per address), unless the trace
-// carries its classification. Apart from the charging, each record is
+// sum at the end gives the counts. Branch sources are classified by the
+// instruction there (decoded once), unless the trace carries its
+// classification. Apart from the charging, each record is
 // judged against the code it names (does it start and end where records
 // of this binary can?) and counted per function in BlockProfile::Fit. A
 // large profile is cut into slices, each charged by a counter of its own
@@ -88,8 +88,10 @@ private:
   bool isFunctionEntry(uint32_t Entry, uint64_t Address) const {
     return Index.match(Entry).function().address() == Address;
   }
-  InstrKind kindAt(uint64_t Address);
-  BranchSource sourceOf(const Trace &T);
+  /// The kind of the instruction at \p Address, in block \p Src.
+  InstrKind kindAt(uint32_t Src, uint64_t Address);
+  /// What the branch of \p T is; \p Src is the block of its source.
+  BranchSource sourceOf(const Trace &T, uint32_t Src);
   void addCall(const Trace &T, bool TailCall) {
     EdgeCount &C = Calls[{T.From, T.To, TailCall}];
     C.Count += T.Count;
@@ -123,7 +125,13 @@ private:
   std::map<uint64_t, FunctionFit> Fit;
 };
 
-InstrKind BlockCounter::kindAt(uint64_t Address) {
+/// When records are judged, the instruction is found in its block's code,
+/// decoded for that anyway; else (or at an address no instruction of the
+/// block starts at) it is decoded alone, once per address.
+InstrKind BlockCounter::kindAt(uint32_t Src, uint64_t Address) {
+  if (JudgeFit)
+    if (const Instruction *I = instructionAt(Src, Address))
+      return I->Kind;
   auto [It, New] = Kinds.try_emplace(Address, InstrKind::Other);
   if (New)
     if (std::optional<Instruction> I = Decoder.decode(Address))
@@ -131,12 +139,12 @@ InstrKind BlockCounter::kindAt(uint64_t Address) {
   return It->second;
 }
 
-BranchSource BlockCounter::sourceOf(const Trace &T) {
+BranchSource BlockCounter::sourceOf(const Trace &T, uint32_t Src) {
   if (T.Kind == TraceKind::Return)
     return BranchSource::Return;
   if (T.Source != BranchSource::Decode)
     return T.Source;
-  switch (kindAt(T.From)) {
+  switch (kindAt(Src, T.From)) {
   case InstrKind::Return:
     return BranchSource::Return;
   case InstrKind::Call:
@@ -154,7 +162,7 @@ void BlockCounter::addBranch(const Trace &T) {
     return;
   }
   // Only sources inside mapped blocks are decoded (and cached).
-  BranchSource Source = sourceOf(T);
+  BranchSource Source = sourceOf(T, Src);
   if (Source == BranchSource::Return) {
     ++Stats.Returns;
     Returns[Src] += T.Count;
@@ -195,12 +203,13 @@ uint32_t BlockCounter::blockBeforeGap(uint64_t Address) const {
 bool BlockCounter::enteredByReturn(const Trace &T) {
   if (T.Kind == TraceKind::Return || T.Kind == TraceKind::ExternalReturn)
     return true;
+  uint32_t Src = T.hasBranch() && !T.FromExternal
+                     ? Index.find(T.From, LookupSide::From)
+                     : AddressIndex::NotFound;
   bool FromOutside = T.Kind == TraceKind::ExternalOrigin ||
-                     (T.hasBranch() &&
-                      (T.FromExternal || Index.find(T.From, LookupSide::From) ==
-                                             AddressIndex::NotFound));
+                     (T.hasBranch() && Src == AddressIndex::NotFound);
   if (!FromOutside)
-    return T.hasBranch() && sourceOf(T) == BranchSource::Return;
+    return T.hasBranch() && sourceOf(T, Src) == BranchSource::Return;
   uint32_t Dst = Index.find(T.To, LookupSide::To);
   return Dst == AddressIndex::NotFound || !isFunctionEntry(Dst, T.To);
 }
@@ -335,7 +344,7 @@ void BlockCounter::judgeTrace(const Trace &T) {
                                 : Index.find(T.To, LookupSide::To);
     std::optional<BranchSource> Source;
     if (Src != AddressIndex::NotFound) {
-      Source = sourceOf(T);
+      Source = sourceOf(T, Src);
       noteEnd(Src, sourceFits(T, *Source, Src));
     }
     if (Dst != AddressIndex::NotFound)

@@ -15,6 +15,7 @@
 #define BBMAP_OBJECT_INSTRUCTIONDECODER_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -113,10 +114,16 @@ private:
   };
 
   InstructionDecoder() = default;
+  /// Fills NopOpcodes and HintOpcode.
+  void findNopOpcodes();
   InstrKind classify(const llvm::MCInst &Inst) const;
 
   std::vector<CodeSection> Sections;
   bool AArch64 = false;
+  /// The no-op opcodes (their names, looked up once; see classify), and
+  /// AArch64's HINT, a no-op with immediate 0.
+  llvm::BitVector NopOpcodes;
+  std::optional<unsigned> HintOpcode;
   std::unique_ptr<llvm::MCRegisterInfo> MRI;
   std::unique_ptr<llvm::MCAsmInfo> MAI;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
