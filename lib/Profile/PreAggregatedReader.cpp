@@ -48,7 +48,9 @@ public:
   Parser(StringRef FileName, StringRef BinaryBuildID, StringRef Text,
          uint64_t FirstLine)
       : FileName(FileName), BinaryBuildID(BinaryBuildID), Cur(Text.begin()),
-        End(Text.end()), LineNo(FirstLine) {}
+        End(Text.end()), LineNo(FirstLine) {
+    Records.reserve(Text.count('\n') + 1);
+  }
 
   Error parse();
   /// Adds the records of the part of the file that follows this one.
