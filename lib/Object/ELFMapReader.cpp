@@ -37,12 +37,11 @@ ELFMapReader::decode(const MapSectionInfo &Info) const {
     return Sec.takeError();
   DecodedSection D;
   D.Info = Info;
-  if (Error E =
-          (*Sec)->forEachFunction([&](const FunctionMap &F, StringRef Name) {
-            D.Functions.push_back(F);
-            D.Names.push_back(Name.str());
-            return Error::success();
-          }))
+  if (Error E = (*Sec)->forEachFunction([&](FunctionMap &F, StringRef Name) {
+        D.Functions.push_back(std::move(F));
+        D.Names.push_back(Name.str());
+        return Error::success();
+      }))
     return E;
   return D;
 }
@@ -497,7 +496,7 @@ template <class ELFT>
 Error SectionReaderImpl<ELFT>::forEachFunction(NamedFunctionHandler OnFunction,
                                                RecordSpan Span) const {
   return decode(
-      [&](const FunctionMap &F) {
+      [&](FunctionMap &F) {
         return OnFunction(F, File.functionName(F.address(), LinkedSec));
       },
       Span);

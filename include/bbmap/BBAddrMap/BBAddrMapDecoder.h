@@ -115,8 +115,9 @@ using AddressResolver = llvm::function_ref<llvm::Expected<uint64_t>(
 
 /// Receives each decoded record. The same FunctionMap object is refilled for
 /// the next record (its vectors keep their capacity), so a handler copies
-/// what it needs to keep.
-using FunctionHandler = llvm::function_ref<llvm::Error(const FunctionMap &)>;
+/// what it needs to keep, or moves the record away (the next one is then
+/// decoded into fresh vectors).
+using FunctionHandler = llvm::function_ref<llvm::Error(FunctionMap &)>;
 
 /// A run of whole function records: bytes [Begin, End) of a section.
 struct RecordSpan {

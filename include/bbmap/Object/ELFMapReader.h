@@ -88,9 +88,9 @@ using RelocationTargets = std::map<uint64_t, RelocationTarget>;
 
 /// Receives each function record of a section with its name (empty when no
 /// function symbol matches its address). The record object is reused for
-/// the next record, as with decodeBBAddrMap.
+/// the next record, or may be moved away, as with decodeBBAddrMap.
 using NamedFunctionHandler =
-    llvm::function_ref<llvm::Error(const FunctionMap &F, llvm::StringRef Name)>;
+    llvm::function_ref<llvm::Error(FunctionMap &F, llvm::StringRef Name)>;
 
 /// One map section, opened for decoding: its contents (decompressed if need
 /// be) and, in relocatable objects, its relocations are read once. Decoding
