@@ -158,16 +158,24 @@ std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj) {
   std::vector<FunctionSymbol> Syms;
   std::string File;
   auto Add = [&](const ELFSymbolRef &S) {
+    // Most symbols of a large program are data: only file and function
+    // symbols are read further.
     Expected<SymbolRef::Type> Type = S.getType();
+    if (!Type ||
+        (*Type != SymbolRef::ST_File && *Type != SymbolRef::ST_Function)) {
+      consumeError(Type.takeError());
+      return;
+    }
     Expected<StringRef> Name = S.getName();
+    if (Name && *Type == SymbolRef::ST_File)
+      File = Name->str();
+    if (!Name || *Type != SymbolRef::ST_Function) {
+      consumeError(Name.takeError());
+      return;
+    }
     Expected<uint64_t> Addr = S.getAddress();
     Expected<section_iterator> Sec = S.getSection();
-    if (Type && Name && *Type == SymbolRef::ST_File)
-      File = Name->str();
-    if (!Type || !Name || !Addr || !Sec || *Type != SymbolRef::ST_Function ||
-        *Sec == Obj.section_end()) {
-      consumeError(Type.takeError());
-      consumeError(Name.takeError());
+    if (!Addr || !Sec || *Sec == Obj.section_end()) {
       consumeError(Addr.takeError());
       consumeError(Sec.takeError());
       return;
