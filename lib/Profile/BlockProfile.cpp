@@ -5,11 +5,13 @@
 // entry -> entry + 1) in constant time whatever their length; one prefix
 // sum at the end gives the counts. Branch sources are classified by the
 // instruction there (decoded once), unless the trace carries its
-// classification. Apart from the charging, each record is
-// judged against the code it names (does it start and end where records
-// of this binary can?) and counted per function in BlockProfile::Fit. A
-// large profile is cut into slices, each charged by a counter of its own
-// on a thread of its own; all that a counter holds is sums, which add up.
+// classification. Apart from the charging, each record is judged against
+// the code it names (does it start and end where records of this binary
+// can?) and counted per function in BlockProfile::Fit. A large profile is
+// cut into slices, more than there are threads, each charged by a counter
+// of its own on whichever thread is free; all that a counter holds is
+// sums, which add up, and the blocks the counters decode are decoded once
+// for all of them (DecodedBlocks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +20,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 #include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -30,13 +35,69 @@ namespace bbmap {
 namespace {
 
 /// Records below which a profile is not worth cutting into parts.
-constexpr size_t MinRecordsPerPart = 16384;
+constexpr size_t MinRecordsPerPart = 8192;
+/// Parts per thread: enough that threads which finish early take more.
+constexpr size_t PartsPerThread = 4;
+
+/// The instructions of one block, decoded from its start; Complete is
+/// false when decoding stopped before the block's end.
+struct BlockCode {
+  ArrayRef<Instruction> Instrs;
+  bool Complete = true;
+};
+
+/// The decoded blocks of one binary, shared by the counters of a profile's
+/// parts, which may run at the same time: a block is decoded by the first
+/// counter that needs it, into that counter's arena. Two that race both
+/// decode it and the first to finish is kept (the two are the same).
+class DecodedBlocks {
+public:
+  DecodedBlocks(const AddressIndex &Index, const InstructionDecoder &Decoder)
+      : Index(Index), Decoder(Decoder),
+        Slots(new std::atomic<const BlockCode *>[Index.numBlocks()]()) {}
+
+  /// Block \p Entry's code; \p Arena keeps it if this call decodes it.
+  const BlockCode &get(uint32_t Entry, BumpPtrAllocator &Arena) {
+    if (const BlockCode *C = Slots[Entry].load(std::memory_order_acquire))
+      return *C;
+    const BlockCode *Mine = decode(Entry, Arena);
+    const BlockCode *First = nullptr;
+    if (Slots[Entry].compare_exchange_strong(First, Mine,
+                                             std::memory_order_acq_rel))
+      return *Mine;
+    return *First;
+  }
+
+private:
+  const BlockCode *decode(uint32_t Entry, BumpPtrAllocator &Arena) const {
+    SmallVector<Instruction, 16> Instrs;
+    bool Complete = true;
+    for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
+      std::optional<Instruction> I = Decoder.decode(A);
+      if (!I) {
+        Complete = false;
+        break;
+      }
+      Instrs.push_back(*I);
+      A = I->end();
+    }
+    Instruction *Copy = Arena.Allocate<Instruction>(Instrs.size());
+    std::uninitialized_copy(Instrs.begin(), Instrs.end(), Copy);
+    return new (Arena.Allocate<BlockCode>())
+        BlockCode{ArrayRef(Copy, Instrs.size()), Complete};
+  }
+
+  const AddressIndex &Index;
+  const InstructionDecoder &Decoder;
+  std::unique_ptr<std::atomic<const BlockCode *>[]> Slots;
+};
 
 class BlockCounter {
 public:
   BlockCounter(const MappedBinary &Binary, const InstructionDecoder &Decoder,
-               bool JudgeFit)
-      : Index(Binary.index()), Decoder(Decoder), JudgeFit(JudgeFit) {}
+               DecodedBlocks &Code, bool JudgeFit)
+      : Index(Binary.index()), Decoder(Decoder), Code(Code),
+        JudgeFit(JudgeFit) {}
 
   void addTrace(const Trace &T) {
     if (JudgeFit)
@@ -52,12 +113,6 @@ public:
   BlockProfile finish(bool Sampled);
 
 private:
-  /// The instructions of one block, decoded from its start; Complete is
-  /// false when decoding stopped before the block's end.
-  struct BlockCode {
-    std::vector<Instruction> Instrs;
-    bool Complete = true;
-  };
   /// What an address is within the code of its block.
   enum class Position { Instruction, Inside, Unknown };
 
@@ -68,7 +123,7 @@ private:
   bool runStartFits(uint32_t First, uint64_t Begin);
   bool runEndFits(uint32_t Last, uint64_t End);
   bool followsCall(uint64_t Address);
-  const BlockCode &codeOf(uint32_t Entry);
+  const BlockCode &codeOf(uint32_t Entry) { return Code.get(Entry, Arena); }
   Position positionOf(uint32_t Entry, uint64_t Address);
   const Instruction *instructionAt(uint32_t Entry, uint64_t Address);
   /// Notes that the current record has an end in the function of block
@@ -99,30 +154,35 @@ private:
     ++Stats.Calls;
   }
 
+  /// A run's charge: blocks [FirstCharged, Last] ran Count more times, and
+  /// the fall-through edges from each of [First, Last) to the next.
+  struct RunCharge {
+    uint32_t First, FirstCharged, Last;
+    uint64_t Count;
+  };
+
   const AddressIndex &Index;
   const InstructionDecoder &Decoder;
-  /// Differences of block counts and of the counts of the fall-through
-  /// edges entry -> entry + 1 (unsigned arithmetic wraps back exactly);
-  /// empty until a run is charged (a profile of samples has none).
-  std::vector<uint64_t> BlockDiff;
-  std::vector<uint64_t> FallDiff;
-  std::vector<uint64_t> SampleCounts;
+  /// Decoded blocks, for judging records (those that branch sources, run
+  /// ends, samples or return addresses lie in) and for runs that follow a
+  /// return; what this counter decodes is kept in Arena.
+  DecodedBlocks &Code;
+  BumpPtrAllocator Arena;
+  /// Charged runs and samples, applied to the counts by finish().
+  std::vector<RunCharge> Runs;
+  std::vector<std::pair<uint32_t, uint64_t>> SampleCharges;
   DenseMap<std::pair<uint32_t, uint32_t>, EdgeCount> Jumps;
   std::map<CallKey, EdgeCount> Calls;
   std::map<uint32_t, uint64_t> Returns;
   DenseMap<uint64_t, InstrKind> Kinds;
-  DenseMap<uint32_t, bool> CallEnds;
   /// Whether any fall-through run charged blocks.
   bool ChargedRuns = false;
   /// Whether records are judged against the code (BlockProfile::Fit).
   bool JudgeFit;
   MappingStats Stats;
-  /// Decoded blocks, for judging records: those that branch sources, run
-  /// ends, samples or return addresses lie in.
-  DenseMap<uint32_t, BlockCode> Code;
   /// The ends of the record being judged: (function address, fits).
   SmallVector<std::pair<uint64_t, bool>, 4> RecordEnds;
-  std::map<uint64_t, FunctionFit> Fit;
+  DenseMap<uint64_t, FunctionFit> Fit;
 };
 
 /// When records are judged, the instruction is found in its block's code,
@@ -216,34 +276,8 @@ bool BlockCounter::enteredByReturn(const Trace &T) {
 
 /// True when the last instruction of block \p Entry is a call.
 bool BlockCounter::endsWithCall(uint32_t Entry) {
-  auto [It, New] = CallEnds.try_emplace(Entry, false);
-  if (!New)
-    return It->second;
-  std::optional<Instruction> Last;
-  for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
-    Last = Decoder.decode(A);
-    if (!Last)
-      return false;
-    A = Last->end();
-  }
-  return It->second = Last && Last->isCall();
-}
-
-const BlockCounter::BlockCode &BlockCounter::codeOf(uint32_t Entry) {
-  auto [It, New] = Code.try_emplace(Entry);
-  if (!New)
-    return It->second;
-  BlockCode &C = It->second;
-  for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
-    std::optional<Instruction> I = Decoder.decode(A);
-    if (!I) {
-      C.Complete = false;
-      break;
-    }
-    C.Instrs.push_back(*I);
-    A = I->end();
-  }
-  return C;
+  const BlockCode &C = codeOf(Entry);
+  return C.Complete && !C.Instrs.empty() && C.Instrs.back().isCall();
 }
 
 /// Whether \p Address starts an instruction of block \p Entry; Unknown
@@ -410,17 +444,8 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
   // A run that lands inside a block (after a return) enters the next one by
   // falling through, but did not execute the first one's first byte.
   uint32_t FirstCharged = Index.blockStart(First) >= Begin ? First : First + 1;
-  BlockDiff.resize(Index.numBlocks() + 1);
-  FallDiff.resize(Index.numBlocks() + 1);
-  if (FirstCharged <= Last) {
-    BlockDiff[FirstCharged] += Count;
-    BlockDiff[Last + 1] -= Count;
-    ChargedRuns = true;
-  }
-  if (First < Last) {
-    FallDiff[First] += Count;
-    FallDiff[Last] -= Count;
-  }
+  ChargedRuns |= FirstCharged <= Last;
+  Runs.push_back({First, FirstCharged, Last, Count});
 }
 
 void BlockCounter::addSample(const Sample &S) {
@@ -434,22 +459,12 @@ void BlockCounter::addSample(const Sample &S) {
     noteEnd(Entry, positionOf(Entry, S.Address) != Position::Inside);
     commitRecord();
   }
-  SampleCounts.resize(Index.numBlocks());
-  SampleCounts[Entry] += S.Count;
+  SampleCharges.push_back({Entry, S.Count});
 }
 
 void BlockCounter::absorb(const BlockCounter &Other) {
-  if (!Other.BlockDiff.empty()) {
-    BlockDiff.resize(Other.BlockDiff.size());
-    FallDiff.resize(Other.FallDiff.size());
-  }
-  for (size_t E = 0; E < Other.BlockDiff.size(); ++E) {
-    BlockDiff[E] += Other.BlockDiff[E];
-    FallDiff[E] += Other.FallDiff[E];
-  }
-  SampleCounts.resize(std::max(SampleCounts.size(), Other.SampleCounts.size()));
-  for (size_t E = 0; E < Other.SampleCounts.size(); ++E)
-    SampleCounts[E] += Other.SampleCounts[E];
+  llvm::append_range(Runs, Other.Runs);
+  llvm::append_range(SampleCharges, Other.SampleCharges);
   for (const auto &[Key, C] : Other.Jumps)
     Jumps[Key] += C;
   for (const auto &[Key, C] : Other.Calls)
@@ -469,22 +484,41 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   BlockProfile P;
   P.Kind = Sampled ? CountKind::Samples : CountKind::Executions;
   P.Counts.resize(Index.numBlocks());
-  // No sample may have landed in a block at all.
-  SampleCounts.resize(Index.numBlocks());
-  BlockDiff.resize(Index.numBlocks() + 1);
-  FallDiff.resize(Index.numBlocks() + 1);
-  // The edges in key order, built at the map's end one after another.
-  std::vector<std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>> Edges(
-      Jumps.begin(), Jumps.end());
+  if (Sampled)
+    for (const auto &[Entry, Count] : SampleCharges)
+      P.Counts[Entry] += Count;
+  // Differences of block counts and of the counts of the fall-through
+  // edges entry -> entry + 1 (unsigned arithmetic wraps back exactly).
+  std::vector<uint64_t> BlockDiff(Index.numBlocks() + 1),
+      FallDiff(Index.numBlocks() + 1);
+  for (const RunCharge &R : Runs) {
+    if (R.FirstCharged <= R.Last) {
+      BlockDiff[R.FirstCharged] += R.Count;
+      BlockDiff[R.Last + 1] -= R.Count;
+    }
+    if (R.First < R.Last) {
+      FallDiff[R.First] += R.Count;
+      FallDiff[R.Last] -= R.Count;
+    }
+  }
+  // The jumps in key order, merged with the fall-through edges, which the
+  // prefix sum gives in key order.
+  using Edge = std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>;
+  std::vector<Edge> JumpEdges(Jumps.begin(), Jumps.end());
+  llvm::sort(JumpEdges, llvm::less_first());
+  std::vector<Edge> FallEdges;
   uint64_t Block = 0, Fall = 0;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     Block += BlockDiff[E];
     Fall += FallDiff[E];
-    P.Counts[E] = Sampled ? SampleCounts[E] : Block;
+    if (!Sampled)
+      P.Counts[E] = Block;
     if (Fall)
-      Edges.push_back({{E, E + 1}, EdgeCount{Fall, 0}});
+      FallEdges.push_back({{E, E + 1}, EdgeCount{Fall, 0}});
   }
-  llvm::sort(Edges, llvm::less_first());
+  std::vector<Edge> Edges;
+  std::merge(JumpEdges.begin(), JumpEdges.end(), FallEdges.begin(),
+             FallEdges.end(), std::back_inserter(Edges), llvm::less_first());
   for (const auto &[Key, C] : Edges) {
     if (!P.Edges.empty() && std::prev(P.Edges.end())->first == Key)
       std::prev(P.Edges.end())->second += C;
@@ -494,7 +528,7 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
-  P.Fit = std::move(Fit);
+  P.Fit.insert(Fit.begin(), Fit.end());
   if (!Sampled && !ChargedRuns)
     countFromFlow(P, Index);
   return P;
@@ -529,15 +563,41 @@ uint32_t entryPosition(const FunctionBlocks &F, const AddressIndex &Index) {
   return 0;
 }
 
-std::vector<BlockEdge> functionEdges(const BlockProfile &P,
-                                     const AddressIndex &Index,
-                                     const FunctionBlocks &F) {
+namespace {
+
+/// The edges of \p F among the edges in key order from \p It, the first
+/// edge from F's first block, to \p End.
+template <typename EdgeIterator>
+std::vector<BlockEdge> edgesFrom(EdgeIterator It, EdgeIterator End,
+                                 const AddressIndex &Index,
+                                 const FunctionBlocks &F) {
   std::vector<BlockEdge> Edges;
-  for (auto It = P.Edges.lower_bound({F.Entries.front(), 0});
-       It != P.Edges.end() && It->first.first <= F.Entries.back(); ++It)
+  for (; It != End && It->first.first <= F.Entries.back(); ++It)
     if (Index.sameFunction(It->first.first, F.Entries.front()))
       Edges.push_back(*It);
   return Edges;
+}
+
+} // namespace
+
+std::vector<BlockEdge> functionEdges(const BlockProfile &P,
+                                     const AddressIndex &Index,
+                                     const FunctionBlocks &F) {
+  return edgesFrom(P.Edges.lower_bound({F.Entries.front(), 0}), P.Edges.end(),
+                   Index, F);
+}
+
+std::vector<BlockEdge> functionEdges(ArrayRef<BlockEdge> Edges,
+                                     const AddressIndex &Index,
+                                     const FunctionBlocks &F) {
+  auto First = llvm::partition_point(Edges, [&](const BlockEdge &E) {
+    return E.first.first < F.Entries.front();
+  });
+  return edgesFrom(First, Edges.end(), Index, F);
+}
+
+std::vector<BlockEdge> sortedEdges(const BlockProfile &P) {
+  return std::vector<BlockEdge>(P.Edges.begin(), P.Edges.end());
 }
 
 std::vector<FunctionMisfit> misfitFunctions(const BlockProfile &P,
@@ -614,15 +674,16 @@ BlockProfile countBlocks(const BranchProfile &Profile,
                          const InstructionDecoder &Decoder, unsigned Threads) {
   bool Sampled = Profile.Traces.empty() && !Profile.Samples.empty();
   size_t Records = Sampled ? Profile.Samples.size() : Profile.Traces.size();
-  size_t Parts =
-      std::clamp<size_t>(Records / MinRecordsPerPart, 1, threadCount(Threads));
+  size_t Parts = std::clamp<size_t>(Records / MinRecordsPerPart, 1,
+                                    PartsPerThread * threadCount(Threads));
   // One counter per part, each over a contiguous slice of the records
-  // (neighbours in address order, which decode the same blocks).
+  // (neighbours in address order, which touch the same blocks).
+  DecodedBlocks Code(Binary.index(), Decoder);
   std::vector<std::unique_ptr<BlockCounter>> Counters(Parts);
   std::vector<uint32_t> PartOrder(Parts);
   std::iota(PartOrder.begin(), PartOrder.end(), 0);
-  forEachInOrder(PartOrder, Parts, [&](uint32_t Part) {
-    auto C = std::make_unique<BlockCounter>(Binary, Decoder,
+  forEachInOrder(PartOrder, Threads, [&](uint32_t Part) {
+    auto C = std::make_unique<BlockCounter>(Binary, Decoder, Code,
                                             /*JudgeFit=*/!Profile.Translated);
     for (size_t R = Records * Part / Parts, End = Records * (Part + 1) / Parts;
          R < End; ++R) {
