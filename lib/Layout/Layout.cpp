@@ -1,20 +1,19 @@
 //===- Layout.cpp - code layout from a block profile ----------------------===//
 //
-// Block order: ext-TSP over every block of the function (all its ranges),
-// the entry block as node 0 so that it stays first; the hot cluster is the
-// blocks in that order that ran. Function order: the cache-directed sort
-// over the profiled functions, with the call counts and call-site offsets
-// of the profile. Functions whose records mostly do not fit their blocks
-// take no part in either. Each function's block order, the function order
-// and the compile units of functions that share a name are independent
-// items on the threads (the largest first).
+// Block order: ext-TSP over the blocks of the function (all its ranges)
+// that ran often enough to be in its hot cluster, the entry block as node
+// 0 so that it stays first; the cluster is the blocks in that order. Function
+// order: the cache-directed sort over the profiled functions, with the call
+// counts and call-site offsets of the profile. Functions whose records mostly
+// do not fit their blocks take no part in either. Each function's block order,
+// the function order and the compile units of functions that share a name are
+// independent items on the threads (the largest first).
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Format.h"
 #include "bbmap/Support/Parallel.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -41,21 +40,21 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
 /// \p FunctionEdges: the edges from \p F's blocks (functionEdges).
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
                                 const AddressIndex &Index,
-                                ArrayRef<BlockEdge> FunctionEdges) {
-  DenseSet<uint32_t> OnEdge;
-  for (const auto &[Key, C] : FunctionEdges) {
-    OnEdge.insert(Key.first);
-    OnEdge.insert(Key.second);
-  }
-  // The entry block (the one at the function's address) becomes node 0.
-  // ext-TSP puts a block that did not run and has no edge after every
-  // block that ran, where it found it: such blocks, most of a large
-  // function's, are left out of its input, which changes nothing in the
-  // order of the others.
+                                ArrayRef<BlockEdge> FunctionEdges,
+                                double ColdFraction) {
+  uint64_t Hottest = 0;
+  for (uint32_t E : F.Entries)
+    Hottest = std::max(Hottest, P.Counts[E]);
+  auto InCluster = [&](uint32_t E) {
+    return P.Counts[E] && P.Counts[E] >= ColdFraction * Hottest;
+  };
+  // The entry block (the one at the function's address) becomes node 0,
+  // whatever its count. The blocks that stay out of the cluster are left
+  // out of ext-TSP's input, which is what its time grows with.
   uint32_t Entry = F.Entries[entryPosition(F, Index)];
   std::vector<uint32_t> Nodes = {Entry};
   for (uint32_t E : F.Entries)
-    if (E != Entry && (P.Counts[E] || OnEdge.count(E)))
+    if (E != Entry && InCluster(E))
       Nodes.push_back(E);
   std::vector<uint64_t> Sizes, Counts;
   for (uint32_t E : Nodes) {
@@ -64,22 +63,24 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   }
   std::vector<codelayout::EdgeCount> Edges;
   for (const auto &[Key, C] : FunctionEdges)
-    Edges.push_back(
-        {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
+    if ((Key.first == Entry || InCluster(Key.first)) &&
+        (Key.second == Entry || InCluster(Key.second)))
+      Edges.push_back(
+          {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
   std::vector<uint64_t> Order =
       codelayout::computeExtTspLayout(Sizes, Counts, Edges);
   // clang keeps a function's landing pads in one section: when the hot
   // cluster holds only some of them, it moves them all to a section of
-  // their own. So either all are hot or none is.
+  // their own. So either all are in the cluster or none is.
   auto IsEHPad = [&](uint32_t E) {
     return Index.match(E).block().Metadata & metadata::IsEHPad;
   };
   bool SomeEHPadCold = llvm::any_of(F.Entries, [&](uint32_t E) {
-    return E != Entry && !P.Counts[E] && IsEHPad(E);
+    return E != Entry && !InCluster(E) && IsEHPad(E);
   });
   std::vector<uint32_t> Hot;
   for (uint64_t N : Order)
-    if (N == 0 || (Counts[N] && !(SomeEHPadCold && IsEHPad(Nodes[N]))))
+    if (N == 0 || !(SomeEHPadCold && IsEHPad(Nodes[N])))
       Hot.push_back(Index.match(Nodes[N]).ID);
   return Hot;
 }
@@ -196,15 +197,17 @@ std::vector<std::string> sharedNameModules(ArrayRef<FunctionBlocks> Functions,
 }
 
 /// \p F's layout but for its Module (sharedNameModules).
+/// \p AllEdges: P.Edges as a vector (sortedEdges).
 FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
-                        const MappedBinary &Binary) {
+                        ArrayRef<BlockEdge> AllEdges,
+                        const MappedBinary &Binary, double ColdFraction) {
   const AddressIndex &Index = Binary.index();
   FunctionLayout L;
   L.Name = F.Name.str();
   L.Aliases = aliasesOf(F, Binary);
   L.SharedName = Binary.functionsNamed(F.Name) > 1;
-  std::vector<BlockEdge> Edges = functionEdges(P, Index, F);
-  L.HotBlocks = hotBlocks(F, P, Index, Edges);
+  std::vector<BlockEdge> Edges = functionEdges(AllEdges, Index, F);
+  L.HotBlocks = hotBlocks(F, P, Index, Edges, ColdFraction);
   L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
   L.Flow = flowOf(F, P, Index, Edges);
   L.Hashes = hashesOf(F, Index);
@@ -215,7 +218,7 @@ FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
 
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary,
-                                          unsigned Threads) {
+                                          const LayoutOptions &Options) {
   const AddressIndex &Index = Binary.index();
   std::vector<FunctionBlocks> Functions = profiledFunctions(P, Index);
   llvm::erase_if(Functions, [&](const FunctionBlocks &F) {
@@ -225,6 +228,7 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
   // Two more items, taken first: the function order and the compile units
   // of functions that share their name (DWARF, read on one thread). They
   // run beside the functions' block orders, which depend on neither.
+  std::vector<BlockEdge> AllEdges = sortedEdges(P);
   std::vector<FunctionLayout> ByFunction(Functions.size());
   std::vector<uint64_t> Order;
   std::vector<std::string> Modules;
@@ -233,13 +237,14 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     Costs.push_back(F.Entries.size());
   Costs.push_back(std::numeric_limits<uint64_t>::max());
   Costs.push_back(std::numeric_limits<uint64_t>::max());
-  forEachInOrder(costliestFirst(Costs), Threads, [&](uint32_t I) {
+  forEachInOrder(costliestFirst(Costs), Options.Threads, [&](uint32_t I) {
     if (I == Functions.size())
       Order = functionOrder(Functions, P, Index);
     else if (I == Functions.size() + 1)
       Modules = sharedNameModules(Functions, Binary);
     else
-      ByFunction[I] = layoutOf(Functions[I], P, Binary);
+      ByFunction[I] =
+          layoutOf(Functions[I], P, AllEdges, Binary, Options.ColdFraction);
   });
   std::vector<FunctionLayout> Layout;
   for (uint64_t I : Order) {

@@ -65,6 +65,8 @@ struct ProfileRequest {
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;
+  /// LayoutOptions::ColdFraction.
+  double ColdFraction = LayoutOptions().ColdFraction;
   bool IgnoreBuildID = false;
   /// Threads for charging records, inference, layout and BOLT's function
   /// views (0: the machine's hardware threads); the result is the same for

@@ -19,6 +19,7 @@
 #include "bbmap/Profile/ProfileSource.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
@@ -170,6 +171,15 @@ cl::opt<ClusterConsumer> LayoutFor(
                clEnumValN(ClusterConsumer::Clang22, "22",
                           "also g lines: block and edge counts")),
     cl::init(ClusterConsumer::Clang19), cl::cat(ProfileCategory));
+cl::opt<double> ColdFraction(
+    "cold-fraction",
+    cl::desc("With --format=clusters or symbol-order: a block that ran "
+             "fewer than F times as often as its function's hottest block "
+             "goes to the function's .cold part with the blocks that never "
+             "ran (default: 0.003; 0 keeps every block that ran in the hot "
+             "cluster)"),
+    cl::value_desc("F"), cl::init(LayoutOptions().ColdFraction),
+    cl::cat(ProfileCategory));
 cl::opt<bool> InferCounts(
     "infer-counts",
     cl::desc("With a profile of IP samples alone, infer block and edge "
@@ -280,6 +290,12 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.StaleHashes = StaleHashes;
   Request.Sources = selectSources();
   Request.Outputs.push_back({Format, OutputPath});
+  if (!(ColdFraction >= 0 && ColdFraction <= 1)) {
+    WithColor::error(errs(), ToolName)
+        << "--cold-fraction=" << format("%g", double(ColdFraction))
+        << ": give a fraction from 0 to 1\n";
+    return 2;
+  }
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters) {
       WithColor::error(errs(), ToolName)
@@ -296,6 +312,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.LayoutFor = LayoutFor;
   Request.InferCounts = InferCounts;
   Request.Solver = Solver;
+  Request.ColdFraction = ColdFraction;
   Request.IgnoreBuildID = IgnoreBuildID;
   Request.Threads = ThreadCount;
   Request.TimePhases = TimePhases;

@@ -44,9 +44,10 @@ struct FunctionLayout {
   /// line against; empty when the binary has no debug information for it,
   /// and then the cluster profile leaves the function out.
   std::string Module;
-  /// The hot cluster: block IDs in layout order, the entry block first.
+  /// The hot cluster: block IDs in layout order, the entry block first
+  /// (LayoutOptions::ColdFraction says which blocks).
   std::vector<uint32_t> HotBlocks;
-  /// Some blocks never ran: clang puts them in a `.cold` part.
+  /// Some blocks are not in the cluster: clang puts them in a `.cold` part.
   bool HasColdBlocks = false;
   /// The blocks that ran, in address order, with their edges.
   std::vector<BlockFlow> Flow;
@@ -61,13 +62,24 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
   return F.Misfits && F.Misfits * 2 >= F.Records;
 }
 
+/// How computeLayout lays out.
+struct LayoutOptions {
+  /// A block that ran fewer than ColdFraction times as often as its
+  /// function's hottest block joins the blocks that never ran in the
+  /// function's cold part: it takes no room in the hot code, and no part
+  /// in ext-TSP, whose time grows with the blocks it orders. 0 keeps every
+  /// block that ran in the hot cluster.
+  double ColdFraction = 0.003;
+  /// Functions are laid out on up to Threads threads (0: the machine's
+  /// hardware threads); the result is the same for any number.
+  unsigned Threads = 0;
+};
+
 /// Hot functions (a non-zero count), in function order, except those left
-/// out (leftOutOfLayout). Functions are laid out on up to \p Threads
-/// threads (0: the machine's hardware threads); the result is the same for
-/// any number.
+/// out (leftOutOfLayout).
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary,
-                                          unsigned Threads = 0);
+                                          const LayoutOptions &Options = {});
 
 /// The clang a cluster profile is for: 19 stops at any specifier it does
 /// not know, 22 also reads `g` (block and edge counts) and `h` (block
