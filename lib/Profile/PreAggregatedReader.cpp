@@ -48,9 +48,7 @@ public:
   Parser(StringRef FileName, StringRef BinaryBuildID, StringRef Text,
          uint64_t FirstLine)
       : FileName(FileName), BinaryBuildID(BinaryBuildID), Cur(Text.begin()),
-        End(Text.end()), LineNo(FirstLine) {
-    Records.reserve(Text.count('\n') + 1);
-  }
+        End(Text.end()), LineNo(FirstLine) {}
 
   Error parse();
   /// Adds the records of the part of the file that follows this one.

@@ -29,10 +29,6 @@ public:
   std::pair<Trace &, bool> addTrace(BranchProfile &P, const Trace &T);
   /// As addTrace, for the sample of \p P at \p S's address.
   std::pair<Sample &, bool> addSample(BranchProfile &P, const Sample &S);
-  /// Makes room for \p Records distinct records at once, for a reader that
-  /// knows how many it can meet at most (a file's lines): no rehashing as
-  /// they come.
-  void reserve(size_t Records) { Index.reserve(Records); }
 
 private:
   /// What makes two records the same record. Kind is a TraceKind, or
