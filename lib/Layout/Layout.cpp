@@ -228,6 +228,8 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
   // Two more items, taken first: the function order and the compile units
   // of functions that share their name (DWARF, read on one thread). They
   // run beside the functions' block orders, which depend on neither.
+  double ColdFraction = Options.ColdFraction.value_or(
+      P.Kind == CountKind::Executions ? DefaultColdFraction : 0);
   std::vector<BlockEdge> AllEdges = sortedEdges(P);
   std::vector<FunctionLayout> ByFunction(Functions.size());
   std::vector<uint64_t> Order;
@@ -243,8 +245,7 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     else if (I == Functions.size() + 1)
       Modules = sharedNameModules(Functions, Binary);
     else
-      ByFunction[I] =
-          layoutOf(Functions[I], P, AllEdges, Binary, Options.ColdFraction);
+      ByFunction[I] = layoutOf(Functions[I], P, AllEdges, Binary, ColdFraction);
   });
   std::vector<FunctionLayout> Layout;
   for (uint64_t I : Order) {

@@ -17,6 +17,7 @@
 #include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,7 @@ struct ProfileRequest {
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;
   /// LayoutOptions::ColdFraction.
-  double ColdFraction = LayoutOptions().ColdFraction;
+  std::optional<double> ColdFraction;
   bool IgnoreBuildID = false;
   /// Threads for charging records, inference, layout and BOLT's function
   /// views (0: the machine's hardware threads); the result is the same for

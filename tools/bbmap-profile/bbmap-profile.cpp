@@ -176,10 +176,10 @@ cl::opt<double> ColdFraction(
     cl::desc("With --format=clusters or symbol-order: a block that ran "
              "fewer than F times as often as its function's hottest block "
              "goes to the function's .cold part with the blocks that never "
-             "ran (default: 0.003; 0 keeps every block that ran in the hot "
-             "cluster)"),
-    cl::value_desc("F"), cl::init(LayoutOptions().ColdFraction),
-    cl::cat(ProfileCategory));
+             "ran (default: 0.003 with branch records or traces, 0 with IP "
+             "samples, whose small inferred counts are estimates; 0 keeps "
+             "every block that ran in the hot cluster)"),
+    cl::value_desc("F"), cl::cat(ProfileCategory));
 cl::opt<bool> InferCounts(
     "infer-counts",
     cl::desc("With a profile of IP samples alone, infer block and edge "
@@ -290,11 +290,14 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.StaleHashes = StaleHashes;
   Request.Sources = selectSources();
   Request.Outputs.push_back({Format, OutputPath});
-  if (!(ColdFraction >= 0 && ColdFraction <= 1)) {
-    WithColor::error(errs(), ToolName)
-        << "--cold-fraction=" << format("%g", double(ColdFraction))
-        << ": give a fraction from 0 to 1\n";
-    return 2;
+  if (ColdFraction.getNumOccurrences()) {
+    if (!(ColdFraction >= 0 && ColdFraction <= 1)) {
+      WithColor::error(errs(), ToolName)
+          << "--cold-fraction=" << format("%g", double(ColdFraction))
+          << ": give a fraction from 0 to 1\n";
+      return 2;
+    }
+    Request.ColdFraction = ColdFraction;
   }
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters) {
@@ -312,7 +315,6 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.LayoutFor = LayoutFor;
   Request.InferCounts = InferCounts;
   Request.Solver = Solver;
-  Request.ColdFraction = ColdFraction;
   Request.IgnoreBuildID = IgnoreBuildID;
   Request.Threads = ThreadCount;
   Request.TimePhases = TimePhases;

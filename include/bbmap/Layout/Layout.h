@@ -16,6 +16,7 @@
 #include "bbmap/Profile/BlockProfile.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,14 +63,20 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
   return F.Misfits && F.Misfits * 2 >= F.Records;
 }
 
+/// The cold fraction of a layout from counts of executions (branch records,
+/// traces).
+constexpr double DefaultColdFraction = 0.003;
+
 /// How computeLayout lays out.
 struct LayoutOptions {
   /// A block that ran fewer than ColdFraction times as often as its
   /// function's hottest block joins the blocks that never ran in the
   /// function's cold part: it takes no room in the hot code, and no part
   /// in ext-TSP, whose time grows with the blocks it orders. 0 keeps every
-  /// block that ran in the hot cluster.
-  double ColdFraction = 0.003;
+  /// block that ran in the hot cluster. Unset: DefaultColdFraction for
+  /// counts of executions, 0 for counts inferred from IP samples, where
+  /// a small count is the inference's estimate, not a measure.
+  std::optional<double> ColdFraction;
   /// Functions are laid out on up to Threads threads (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;
