@@ -225,12 +225,12 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  // Two more items, taken first: the function order and the compile units
-  // of functions that share their name (DWARF, read on one thread). They
-  // run beside the functions' block orders, which depend on neither.
   double ColdFraction = Options.ColdFraction.value_or(
       P.Kind == CountKind::Executions ? DefaultColdFraction : 0);
   std::vector<BlockEdge> AllEdges = sortedEdges(P);
+  // Two more items, taken first: the function order and the compile units
+  // of functions that share their name (DWARF, read on one thread). They
+  // run beside the functions' block orders, which depend on neither.
   std::vector<FunctionLayout> ByFunction(Functions.size());
   std::vector<uint64_t> Order;
   std::vector<std::string> Modules;
