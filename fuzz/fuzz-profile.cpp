@@ -69,7 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     inferFlow(Blocks, *Binary, *Decoder, InferenceSolver::PrimalDual,
               /*Threads=*/1);
   }
-  writeClusterProfile(computeLayout(Blocks, *Binary, /*Threads=*/1),
+  LayoutOptions Layout;
+  Layout.Threads = 1;
+  writeClusterProfile(computeLayout(Blocks, *Binary, Layout),
                       ClusterConsumer::Clang22, nulls());
   for (FdataDialect D : {FdataDialect::Bolt22, FdataDialect::Bolt19})
     for (bool Samples : {false, true}) {

@@ -20,9 +20,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/Allocator.h"
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -42,9 +42,12 @@ constexpr size_t PartsPerThread = 4;
 /// The instructions of one block, decoded from its start; Complete is
 /// false when decoding stopped before the block's end.
 struct BlockCode {
-  ArrayRef<Instruction> Instrs;
+  std::vector<Instruction> Instrs;
   bool Complete = true;
 };
+
+/// What a counter decodes, kept where it does not move.
+using BlockCodeArena = std::deque<BlockCode>;
 
 /// The decoded blocks of one binary, shared by the counters of a profile's
 /// parts, which may run at the same time: a block is decoded by the first
@@ -57,10 +60,10 @@ public:
         Slots(new std::atomic<const BlockCode *>[Index.numBlocks()]()) {}
 
   /// Block \p Entry's code; \p Arena keeps it if this call decodes it.
-  const BlockCode &get(uint32_t Entry, BumpPtrAllocator &Arena) {
+  const BlockCode &get(uint32_t Entry, BlockCodeArena &Arena) {
     if (const BlockCode *C = Slots[Entry].load(std::memory_order_acquire))
       return *C;
-    const BlockCode *Mine = decode(Entry, Arena);
+    const BlockCode *Mine = &Arena.emplace_back(decode(Entry));
     const BlockCode *First = nullptr;
     if (Slots[Entry].compare_exchange_strong(First, Mine,
                                              std::memory_order_acq_rel))
@@ -69,22 +72,18 @@ public:
   }
 
 private:
-  const BlockCode *decode(uint32_t Entry, BumpPtrAllocator &Arena) const {
-    SmallVector<Instruction, 16> Instrs;
-    bool Complete = true;
+  BlockCode decode(uint32_t Entry) const {
+    BlockCode C;
     for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
       std::optional<Instruction> I = Decoder.decode(A);
       if (!I) {
-        Complete = false;
+        C.Complete = false;
         break;
       }
-      Instrs.push_back(*I);
+      C.Instrs.push_back(*I);
       A = I->end();
     }
-    Instruction *Copy = Arena.Allocate<Instruction>(Instrs.size());
-    std::uninitialized_copy(Instrs.begin(), Instrs.end(), Copy);
-    return new (Arena.Allocate<BlockCode>())
-        BlockCode{ArrayRef(Copy, Instrs.size()), Complete};
+    return C;
   }
 
   const AddressIndex &Index;
@@ -167,7 +166,7 @@ private:
   /// ends, samples or return addresses lie in) and for runs that follow a
   /// return; what this counter decodes is kept in Arena.
   DecodedBlocks &Code;
-  BumpPtrAllocator Arena;
+  BlockCodeArena Arena;
   /// Charged runs and samples, applied to the counts by finish().
   std::vector<RunCharge> Runs;
   std::vector<std::pair<uint32_t, uint64_t>> SampleCharges;
