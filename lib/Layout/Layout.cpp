@@ -37,7 +37,8 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
   return llvm::lower_bound(Nodes.drop_front(), E) - Nodes.begin();
 }
 
-/// \p FunctionEdges: the edges from \p F's blocks (functionEdges).
+/// \p FunctionEdges: the edges from \p F's blocks (functionEdges);
+/// \p ColdFraction: LayoutOptions::ColdFraction.
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
                                 const AddressIndex &Index,
                                 ArrayRef<BlockEdge> FunctionEdges,
@@ -45,13 +46,13 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   uint64_t Hottest = 0;
   for (uint32_t E : F.Entries)
     Hottest = std::max(Hottest, P.Counts[E]);
-  auto InCluster = [&](uint32_t E) {
-    return P.Counts[E] && P.Counts[E] >= ColdFraction * Hottest;
-  };
-  // The entry block (the one at the function's address) becomes node 0,
-  // whatever its count. The blocks that stay out of the cluster are left
-  // out of ext-TSP's input, which is what its time grows with.
+  // The entry block (the one at the function's address) is in the cluster,
+  // as node 0, whatever its count. The blocks that stay out of the cluster
+  // are left out of ext-TSP's input, which is what its time grows with.
   uint32_t Entry = F.Entries[entryPosition(F, Index)];
+  auto InCluster = [&](uint32_t E) {
+    return E == Entry || (P.Counts[E] && P.Counts[E] >= ColdFraction * Hottest);
+  };
   std::vector<uint32_t> Nodes = {Entry};
   for (uint32_t E : F.Entries)
     if (E != Entry && InCluster(E))
@@ -63,8 +64,7 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   }
   std::vector<codelayout::EdgeCount> Edges;
   for (const auto &[Key, C] : FunctionEdges)
-    if ((Key.first == Entry || InCluster(Key.first)) &&
-        (Key.second == Entry || InCluster(Key.second)))
+    if (InCluster(Key.first) && InCluster(Key.second))
       Edges.push_back(
           {nodeOf(Nodes, Key.first), nodeOf(Nodes, Key.second), C.Count});
   std::vector<uint64_t> Order =
@@ -75,9 +75,8 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   auto IsEHPad = [&](uint32_t E) {
     return Index.match(E).block().Metadata & metadata::IsEHPad;
   };
-  bool SomeEHPadCold = llvm::any_of(F.Entries, [&](uint32_t E) {
-    return E != Entry && !InCluster(E) && IsEHPad(E);
-  });
+  bool SomeEHPadCold = llvm::any_of(
+      F.Entries, [&](uint32_t E) { return !InCluster(E) && IsEHPad(E); });
   std::vector<uint32_t> Hot;
   for (uint64_t N : Order)
     if (N == 0 || !(SomeEHPadCold && IsEHPad(Nodes[N])))
