@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MinCostFlow.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -144,11 +145,11 @@ bool MinCostFlow::leadsOn(uint32_t V) const {
   return false;
 }
 
-/// The nodes the levels lead to the sink from, from the last level back.
-void MinCostFlow::markAlive() {
-  Alive.assign(Nodes, 0);
-  for (size_t I = Queue.size(); I-- > 0;)
-    Alive[Queue[I]] = leadsOn(Queue[I]);
+/// Marks which of \p InLevelOrder the levels lead to the sink from, the
+/// last first (a node leads on through nodes of later levels).
+void MinCostFlow::markAlive(llvm::ArrayRef<uint32_t> InLevelOrder) {
+  for (uint32_t V : llvm::reverse(InLevelOrder))
+    Alive[V] = leadsOn(V);
 }
 
 void MinCostFlow::send(uint32_t A, int64_t Flow) {
@@ -203,13 +204,6 @@ void MinCostFlow::collectReach(uint32_t Root) {
         Reach.push_back(Arcs[A].To);
       }
   }
-}
-
-/// Marks again which of Reach the levels lead to the sink from, the last
-/// first: flow sent since the levels were marked may have closed ways.
-void MinCostFlow::markReach() {
-  for (size_t I = Reach.size(); I-- > 0;)
-    Alive[Reach[I]] = leadsOn(Reach[I]);
 }
 
 /// How much can go through \p RootArc, split evenly at every node of Reach,
@@ -280,11 +274,12 @@ bool MinCostFlow::sendWhole(uint32_t RootArc, int64_t Max) {
 void MinCostFlow::pushEvenly(uint32_t RootArc) {
   uint32_t Root = Arcs[RootArc].To;
   collectReach(Root);
-  markReach();
+  // Flow sent since the levels were marked may have closed ways.
+  markAlive(Reach);
   if (!Alive[Root])
     return;
   bool Filled = sendWhole(RootArc, evenLimit(RootArc));
-  markReach();
+  markAlive(Reach);
   if (!Filled && onLevels(Source, Arcs[RootArc]))
     pushPath(RootArc);
 }
@@ -299,7 +294,8 @@ void MinCostFlow::run(uint32_t From, uint32_t To) {
   Held.resize(Nodes);
   while (updatePotentials())
     while (levelAdmissible()) {
-      markAlive();
+      Alive.assign(Nodes, 0);
+      markAlive(Queue);
       for (uint32_t A = First[Source]; A < First[Source + 1]; ++A)
         while (onLevels(Source, Arcs[A]))
           pushEvenly(A);

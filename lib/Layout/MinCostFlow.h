@@ -16,6 +16,7 @@
 #ifndef BBMAP_LIB_LAYOUT_MINCOSTFLOW_H
 #define BBMAP_LIB_LAYOUT_MINCOSTFLOW_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <vector>
 
@@ -61,12 +62,11 @@ private:
   bool levelAdmissible();
   bool onLevels(uint32_t V, const Arc &A) const;
   bool leadsOn(uint32_t V) const;
-  void markAlive();
+  void markAlive(llvm::ArrayRef<uint32_t> InLevelOrder);
   void send(uint32_t A, int64_t Flow);
   uint32_t ways(uint32_t V) const;
   void pushPath(uint32_t RootArc);
   void collectReach(uint32_t Root);
-  void markReach();
   int64_t evenLimit(uint32_t RootArc);
   bool sendWhole(uint32_t RootArc, int64_t Max);
   void pushEvenly(uint32_t RootArc);
