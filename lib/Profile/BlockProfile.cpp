@@ -112,6 +112,9 @@ public:
   BlockProfile finish(bool Sampled);
 
 private:
+  /// Sets \p Counts from the charged runs; the fall-through edges they
+  /// ran, in key order.
+  std::vector<BlockEdge> chargeRuns(std::vector<uint64_t> &Counts);
   /// What an address is within the code of its block.
   enum class Position { Instruction, Inside, Unknown };
 
@@ -479,13 +482,7 @@ void BlockCounter::absorb(const BlockCounter &Other) {
   Stats += Other.Stats;
 }
 
-BlockProfile BlockCounter::finish(bool Sampled) {
-  BlockProfile P;
-  P.Kind = Sampled ? CountKind::Samples : CountKind::Executions;
-  P.Counts.resize(Index.numBlocks());
-  if (Sampled)
-    for (const auto &[Entry, Count] : SampleCharges)
-      P.Counts[Entry] += Count;
+std::vector<BlockEdge> BlockCounter::chargeRuns(std::vector<uint64_t> &Counts) {
   // Differences of block counts and of the counts of the fall-through
   // edges entry -> entry + 1 (unsigned arithmetic wraps back exactly).
   std::vector<uint64_t> BlockDiff(Index.numBlocks() + 1),
@@ -500,22 +497,32 @@ BlockProfile BlockCounter::finish(bool Sampled) {
       FallDiff[R.Last] -= R.Count;
     }
   }
-  // The jumps in key order, merged with the fall-through edges, which the
-  // prefix sum gives in key order.
-  using Edge = std::pair<std::pair<uint32_t, uint32_t>, EdgeCount>;
-  std::vector<Edge> JumpEdges(Jumps.begin(), Jumps.end());
-  llvm::sort(JumpEdges, llvm::less_first());
-  std::vector<Edge> FallEdges;
+  std::vector<BlockEdge> FallEdges;
   uint64_t Block = 0, Fall = 0;
   for (uint32_t E = 0; E < Index.numBlocks(); ++E) {
     Block += BlockDiff[E];
     Fall += FallDiff[E];
-    if (!Sampled)
-      P.Counts[E] = Block;
+    Counts[E] = Block;
     if (Fall)
       FallEdges.push_back({{E, E + 1}, EdgeCount{Fall, 0}});
   }
-  std::vector<Edge> Edges;
+  return FallEdges;
+}
+
+BlockProfile BlockCounter::finish(bool Sampled) {
+  BlockProfile P;
+  P.Kind = Sampled ? CountKind::Samples : CountKind::Executions;
+  P.Counts.resize(Index.numBlocks());
+  for (const auto &[Entry, Count] : SampleCharges)
+    P.Counts[Entry] += Count;
+  // A profile of samples has no runs.
+  std::vector<BlockEdge> FallEdges;
+  if (!Runs.empty())
+    FallEdges = chargeRuns(P.Counts);
+  // The jumps in key order, merged with the fall-through edges.
+  std::vector<BlockEdge> JumpEdges(Jumps.begin(), Jumps.end());
+  llvm::sort(JumpEdges, llvm::less_first());
+  std::vector<BlockEdge> Edges;
   std::merge(JumpEdges.begin(), JumpEdges.end(), FallEdges.begin(),
              FallEdges.end(), std::back_inserter(Edges), llvm::less_first());
   for (const auto &[Key, C] : Edges) {
