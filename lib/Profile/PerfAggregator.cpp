@@ -86,6 +86,15 @@ Expected<PerfBinary> PerfBinary::create(const ELFObjectFileBase &File,
   return Binary;
 }
 
+bool sameBuildID(StringRef A, StringRef B) {
+  auto Trim = [](StringRef ID) {
+    while (ID.ends_with("00"))
+      ID = ID.drop_back(2);
+    return ID;
+  };
+  return !A.empty() && !B.empty() && Trim(A).equals_insensitive(Trim(B));
+}
+
 bool PerfBinary::contains(uint64_t Address) const {
   return any_of(Segments, [&](const LoadSegment &S) {
     return Address >= S.VAddr && Address - S.VAddr < S.MemSize;
@@ -143,12 +152,12 @@ void PerfAggregator::setProcess(int32_t PID, const MappingList *List) {
 
 Error PerfAggregator::mmap(const PerfMMap &M) {
   bool NameMatches = sys::path::filename(M.Path) == Options.BinaryName;
-  bool IDMatches = !M.BuildID.empty() && !Binary.BuildID.empty() &&
-                   M.BuildID.starts_with_insensitive(Binary.BuildID);
+  bool IDMatches =
+      !Options.ByNameOnly && sameBuildID(M.BuildID, Binary.BuildID);
   if (!NameMatches && !IDMatches)
     return Error::success();
   if (!IDMatches && !M.BuildID.empty() && !Binary.BuildID.empty() &&
-      !Options.IgnoreBuildID)
+      !Options.IgnoreBuildID && !Options.ByNameOnly)
     return recordError("build-id mismatch: " + M.Path + " ran with build-id " +
                        M.BuildID + ", " + Binary.Name + " has " +
                        Binary.BuildID);

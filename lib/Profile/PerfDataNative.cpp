@@ -399,12 +399,14 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
   ScriptOptions.BinaryName =
       Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
   ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
+  ScriptOptions.ByNameOnly = !Options.BinaryName.empty();
   Expected<std::vector<RecordedBuildID>> IDs =
       listBuildIDs(Ref, Mapped, **File);
   if (!IDs)
     return IDs.takeError();
-  Expected<std::string> RecordedName = checkRecordedBuildID(
-      *IDs, Binary, ScriptOptions.BinaryName, Options.IgnoreBuildID);
+  Expected<std::string> RecordedName =
+      checkRecordedBuildID(*IDs, Binary, ScriptOptions.BinaryName,
+                           Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
   if (!RecordedName)
     return RecordedName.takeError();
   if (!RecordedName->empty() && Options.BinaryName.empty())

@@ -126,7 +126,7 @@ Expected<std::string> checkRecordedBuildID(ArrayRef<RecordedBuildID> Listed,
   std::string Recorded;
   for (const RecordedBuildID &R : Listed) {
     StringRef File = sys::path::filename(R.Path);
-    if (StringRef(R.ID).equals_insensitive(Binary.BuildID))
+    if (sameBuildID(R.ID, Binary.BuildID))
       return File == Name ? "" : File.str();
     if (File == Name)
       Recorded = R.ID;
@@ -187,13 +187,15 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
   ScriptOptions.BinaryName =
       Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
   ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
+  ScriptOptions.ByNameOnly = !Options.BinaryName.empty();
   Expected<PerfOutput> IDs =
       runPerf(*Perf, {"buildid-list", "-f", "-i", PerfData});
   if (!IDs)
     return IDs.takeError();
-  Expected<std::string> RecordedName =
-      checkRecordedBuildID(parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
-                           ScriptOptions.BinaryName, Options.IgnoreBuildID);
+  Expected<std::string> RecordedName = checkRecordedBuildID(
+      parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
+      ScriptOptions.BinaryName,
+      Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
   if (!RecordedName)
     return RecordedName.takeError();
   if (!RecordedName->empty() && Options.BinaryName.empty())

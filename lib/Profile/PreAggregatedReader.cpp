@@ -12,6 +12,7 @@
 
 #include "bbmap/Profile/PreAggregatedReader.h"
 #include "ProfileText.h"
+#include "bbmap/Profile/PerfAggregator.h"
 #include "bbmap/Profile/RecordTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -139,7 +140,7 @@ Error Parser::parseLocation(const char *What, Location &L) {
       return error(Twine("expected build ID or X before ':' in ") + What +
                    ", found " + quote(fieldFrom(Start)));
     if (!BinaryBuildID.empty() &&
-        !StringRef(Start, Cur - Start).equals_insensitive(BinaryBuildID))
+        !sameBuildID(StringRef(Start, Cur - Start), BinaryBuildID))
       L.Where = Place::OtherBinary;
     ++Cur;
     Found = scanHex(Value, TooLong);

@@ -77,6 +77,7 @@ Expected<BranchProfile> readPerf(const ProfileSource &Source,
   PerfScriptOptions Options;
   Options.IgnoreBuildID = Source.IgnoreBuildID;
   Options.BinaryName = Source.BinaryName;
+  Options.ByNameOnly = !Source.BinaryName.empty();
   return PerfScriptReader::read((*Text)->getMemBufferRef(), *PB, Options);
 }
 

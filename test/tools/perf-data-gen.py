@@ -47,6 +47,9 @@ predicted; cycles count 1 to 15.
         trailer with CPU and IDENTIFIER; entries predicted, no cycles, no
         type (cs-etm.c's last-branch records). File mode only.
 
+--padded-build-id writes the build ID records as perf before 5.11 did: no
+size, the ID zero-padded to 20 bytes (an 8- or 16-byte ID then reads as 20).
+
 --samples N writes N samples; --size BYTES writes samples until the file
 holds that many bytes. With --unique N only N distinct stacks are made and
 written over and over (timestamps still grow): large files in seconds.
@@ -178,12 +181,16 @@ class Writer:
         b += b'\0' * (-len(b) % 64)
         return self.pack('I', len(b)) + b
 
-    def build_id_record(self, rtype, bid, path):
+    def build_id_record(self, rtype, bid, path, padded=False):
+        """A build ID record; PADDED: without its size, the ID zero-padded
+        to 20 bytes, as perf before 5.11 wrote it."""
         name = path.encode() + b'\0'
         name += b'\0' * (-len(name) % 64)
+        size = 0 if padded else min(len(bid), 20)
         body = self.pack('i', -1) + bid[:20].ljust(20, b'\0') + \
-            bytes([min(len(bid), 20), 0, 0, 0]) + name
-        return self.record(rtype, MISC_USER | MISC_BUILD_ID_SIZE, body)
+            bytes([size, 0, 0, 0]) + name
+        misc = MISC_USER | (0 if padded else MISC_BUILD_ID_SIZE)
+        return self.record(rtype, misc, body)
 
 
 def aarch64_branch_type(word):
@@ -261,6 +268,7 @@ def main():
     ap.add_argument('--pid', type=int, default=4242)
     ap.add_argument('--load-bias', type=lambda v: int(v, 0))
     ap.add_argument('--all-objects', action='store_true')
+    ap.add_argument('--padded-build-id', action='store_true')
     args = ap.parse_args()
     etm = args.style == 'etm'
     if etm and args.pipe:
@@ -411,13 +419,14 @@ def main():
                        w.trailer(pid, time, side_id)))
     out.write(w.record(FINISHED_ROUND, 0, b''))
     if args.pipe:
-        out.write(w.build_id_record(HEADER_BUILD_ID, bid, path))
+        out.write(w.build_id_record(HEADER_BUILD_ID, bid, path,
+                                     args.padded_build_id))
         out.close()
         return
     data_size = out.tell() - data_start
     # Features: their sections in bit order, then their contents.
     feats = {
-        FEAT_BUILD_ID: w.build_id_record(0, bid, path),
+        FEAT_BUILD_ID: w.build_id_record(0, bid, path, args.padded_build_id),
         FEAT_HOSTNAME: w.string('perf-data-gen'),
         FEAT_CMDLINE: w.pack('I', 2) + w.string('perf') + w.string('record'),
         FEAT_EVENT_DESC: w.pack('II', len(events), ATTR_SIZE) + b''.join(

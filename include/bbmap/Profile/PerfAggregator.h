@@ -63,12 +63,21 @@ struct PerfBinary {
   bool contains(uint64_t Address) const;
 };
 
+/// True when two build IDs (hex, either case) are one as perf compares
+/// them: perf keeps a build ID in 20 bytes, zero-padded, so trailing zero
+/// bytes do not count (a binary linked with --build-id=fast, md5 or uuid
+/// has 8 or 16). An empty build ID matches none.
+bool sameBuildID(llvm::StringRef A, llvm::StringRef B);
+
 struct PerfScriptOptions {
   /// Match mmap events of this file name instead of PerfBinary::Name (the
   /// binary ran under another name).
   std::string BinaryName;
   /// Use an mmap that names the binary but carries another build-id.
   bool IgnoreBuildID = false;
+  /// Select mmaps by BinaryName alone and check no build ID
+  /// (create_llvm_prof's --profiled_binary_name).
+  bool ByNameOnly = false;
 };
 
 /// An mmap record as both readers see it.

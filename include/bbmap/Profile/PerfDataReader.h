@@ -47,7 +47,9 @@ struct PerfDataOptions {
   /// PerfScript: the perf executable; empty: $BBMAP_PERF, else perf on
   /// PATH.
   std::string PerfPath;
-  /// Match mmap events of this file name instead of the binary's own.
+  /// Match mmap events of this file name instead of the binary's own, and
+  /// those alone: no build ID is checked (create_llvm_prof's
+  /// --profiled_binary_name).
   std::string BinaryName;
   /// Read the profile although perf recorded another build-id for the
   /// binary's name (or none of the binary's build-id).

@@ -37,7 +37,8 @@ struct ProfileSource {
   /// Read a perf profile although its build ID is not the binary's.
   bool IgnoreBuildID = false;
   /// perf.data and perf script: the file name of the binary's mmap events,
-  /// when it ran under another name (empty: the binary's own).
+  /// when it ran under another name (empty: the binary's own); given, it
+  /// alone selects them and no build ID is checked.
   std::string BinaryName;
   /// perf.data only: read natively or through perf script; the perf
   /// executable for the latter (empty: $BBMAP_PERF or PATH); threads.
