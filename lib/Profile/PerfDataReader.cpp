@@ -192,10 +192,10 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
       runPerf(*Perf, {"buildid-list", "-f", "-i", PerfData});
   if (!IDs)
     return IDs.takeError();
-  Expected<std::string> RecordedName = checkRecordedBuildID(
-      parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
-      ScriptOptions.BinaryName,
-      Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
+  Expected<std::string> RecordedName =
+      checkRecordedBuildID(parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
+                           ScriptOptions.BinaryName,
+                           Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
   if (!RecordedName)
     return RecordedName.takeError();
   if (!RecordedName->empty() && Options.BinaryName.empty())
