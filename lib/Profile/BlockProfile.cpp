@@ -99,6 +99,8 @@ public:
         JudgeFit(JudgeFit) {}
 
   void addTrace(const Trace &T) {
+    if (T.Repeated && isHardwareRepeat(T))
+      return addRepeat(T);
     if (JudgeFit)
       judgeTrace(T);
     if (T.hasBranch())
@@ -138,6 +140,10 @@ private:
 
   void addBranch(const Trace &T);
   void addRun(uint64_t Begin, uint64_t End, uint64_t Count, bool AfterReturn);
+  bool canRun(uint32_t First, uint64_t Begin, uint32_t Last, uint64_t End);
+  bool isHardwareRepeat(const Trace &T);
+  void addRepeat(const Trace &T);
+  bool landsAfterInterrupt(const Trace &T, uint32_t Entry);
   uint32_t blockBeforeGap(uint64_t Address) const;
   bool enteredByReturn(const Trace &T);
   bool endsWithCall(uint32_t Entry);
@@ -358,6 +364,12 @@ bool BlockCounter::targetFits(const Trace &T,
 }
 
 /// A run starts at a block, or after a call (a return landed there).
+/// A branch from kernel code (an interrupt's return) lands at any
+/// instruction.
+bool BlockCounter::landsAfterInterrupt(const Trace &T, uint32_t Entry) {
+  return T.FromKernel && positionOf(Entry, T.To) != Position::Inside;
+}
+
 bool BlockCounter::runStartFits(uint32_t First, uint64_t Begin) {
   return Index.blockStart(First) == Begin || followsCall(Begin);
 }
@@ -384,7 +396,8 @@ void BlockCounter::judgeTrace(const Trace &T) {
       noteEnd(Src, sourceFits(T, *Source, Src));
     }
     if (Dst != AddressIndex::NotFound)
-      noteEnd(Dst, targetFits(T, Source, Src, Dst));
+      noteEnd(Dst,
+              targetFits(T, Source, Src, Dst) || landsAfterInterrupt(T, Dst));
   }
   if (T.hasFallthrough()) {
     uint64_t Begin = T.To, End = T.FallthroughEnd;
@@ -397,7 +410,8 @@ void BlockCounter::judgeTrace(const Trace &T) {
     bool Whole = Begin <= End && First != AddressIndex::NotFound &&
                  Last != AddressIndex::NotFound && Index.sameRange(First, Last);
     if (First != AddressIndex::NotFound)
-      noteEnd(First, Whole && runStartFits(First, Begin));
+      noteEnd(First, Whole && (runStartFits(First, Begin) ||
+                               landsAfterInterrupt(T, First)));
     if (Last != AddressIndex::NotFound)
       noteEnd(Last, Whole && runEndFits(Last, End));
   }
@@ -443,11 +457,81 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
     ++Stats.RunsAcrossRanges;
     return;
   }
+  if (!canRun(First, Begin, Last, End)) {
+    ++Stats.RunsMismatchingCode;
+    return;
+  }
   // A run that lands inside a block (after a return) enters the next one by
   // falling through, but did not execute the first one's first byte.
   uint32_t FirstCharged = Index.blockStart(First) >= Begin ? First : First + 1;
   ChargedRuns |= FirstCharged <= Last;
   Runs.push_back({First, FirstCharged, Last, Count});
+}
+
+/// True when control cannot pass \p I to the next instruction: a call,
+/// return or trap, or a direct jump elsewhere. An indirect jump may target
+/// the next instruction, which a tracer that sees only discontinuities
+/// (test/tools/exact-trace) records as a fall-through.
+static bool stopsRun(const Instruction &I) {
+  switch (I.Kind) {
+  case InstrKind::Call:
+  case InstrKind::IndirectCall:
+  case InstrKind::Return:
+  case InstrKind::Trap:
+    return true;
+  case InstrKind::UncondBranch:
+    return !I.Target || *I.Target != I.end();
+  default:
+    return false;
+  }
+}
+
+/// True when the code can run from \p Begin to \p End (blocks \p First to
+/// \p Last) without a taken branch: no instruction before End stops it
+/// (stopsRun), and a block left by falling through whose bytes do not
+/// all decode can fall through as the map says.
+bool BlockCounter::canRun(uint32_t First, uint64_t Begin, uint32_t Last,
+                          uint64_t End) {
+  for (uint32_t E = First; E <= Last; ++E) {
+    const BlockCode &C = codeOf(E);
+    if (E != Last && !C.Complete &&
+        !(Index.match(E).block().Metadata & metadata::CanFallThrough))
+      return false;
+    for (const Instruction &I : C.Instrs) {
+      if (I.Address >= End)
+        break;
+      if (I.Address >= Begin && stopsRun(I))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// A repeated stack entry is the hardware's duplicate when the run from its
+/// target to its own source, which its repetition implies, cannot run (a
+/// loop of one block, where it can, repeats entries for real).
+bool BlockCounter::isHardwareRepeat(const Trace &T) {
+  if (T.FromExternal || T.ToExternal)
+    return false;
+  uint32_t First = Index.find(T.To, LookupSide::To);
+  uint32_t Last = Index.find(T.From, LookupSide::From);
+  return First == AddressIndex::NotFound || Last == AddressIndex::NotFound ||
+         T.To > T.From || !Index.sameRange(First, Last) ||
+         !canRun(First, T.To, Last, T.From);
+}
+
+/// The newer copy of a hardware duplicate is dropped, and so is the run
+/// of the older one, which ends at the newer one's source; the older one's
+/// branch is charged.
+void BlockCounter::addRepeat(const Trace &T) {
+  if (!T.hasFallthrough()) {
+    Stats.RepeatedEntries += T.Count;
+    return;
+  }
+  Trace Branch = T;
+  Branch.Kind = TraceKind::Branch;
+  Branch.Repeated = false;
+  addTrace(Branch);
 }
 
 void BlockCounter::addSample(const Sample &S) {

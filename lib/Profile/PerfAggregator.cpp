@@ -61,6 +61,10 @@ bool usablePID(int32_t PID) {
          PID != std::numeric_limits<int32_t>::min();
 }
 
+/// Kernel code lies in the upper half of the address space (x86-64,
+/// AArch64).
+bool isKernelAddress(uint64_t Address) { return Address >> 63; }
+
 Error recordError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
@@ -111,13 +115,19 @@ unsigned PerfAggregator::RawCounts::EntryInfo::getHashValue(const Entry &E) {
 void PerfAggregator::RawCounts::addStack(ViewID View,
                                          ArrayRef<PerfBranch> Stack) {
   HasBranches = true;
-  uint64_t End = 0, ViewAndEnd = uint64_t(View) << 1;
-  for (const PerfBranch &B : Stack) {
+  // LBR sometimes repeats its newest entry: both copies are marked.
+  bool Repeated = Stack.size() > 1 && Stack[0].From == Stack[1].From &&
+                  Stack[0].To == Stack[1].To;
+  uint64_t End = 0,
+           ViewAndEnd = uint64_t(View) << 2 | (Repeated ? Duplicate : 0);
+  for (auto [I, B] : enumerate(Stack)) {
     Counts &C = Entries[{B.From, B.To, End, ViewAndEnd}];
     ++C.Count;
     C.Mispreds += B.Mispred;
     End = B.From;
-    ViewAndEnd |= 1;
+    ViewAndEnd |= HasEnd;
+    if (I == 1)
+      ViewAndEnd &= ~Duplicate;
   }
 }
 
@@ -285,7 +295,7 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
     for (const auto &[K, N] : C.Samples)
       Samples[K] += N;
     for (const auto &[E, Sum] : C.Entries) {
-      const View &V = Views[E.ViewAndEnd >> 1];
+      const View &V = Views[E.ViewAndEnd >> 2];
       std::optional<uint64_t> From = translate(V, E.From);
       std::optional<uint64_t> To = translate(V, E.To);
       if (!From && !To) {
@@ -297,7 +307,9 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       T.To = To.value_or(0);
       T.FromExternal = !From;
       T.ToExternal = !To;
-      if ((E.ViewAndEnd & 1) && To)
+      T.FromKernel = !From && isKernelAddress(E.From);
+      T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
+      if ((E.ViewAndEnd & RawCounts::HasEnd) && To)
         if (std::optional<uint64_t> End = translate(V, E.End)) {
           T.Kind = TraceKind::BranchAndFallthrough;
           T.FallthroughEnd = *End;
@@ -324,9 +336,9 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   // Hash order is no order: sort, so that equal inputs give equal profiles.
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
     return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,
-                    A.ToExternal) < std::tie(B.From, B.To, B.FallthroughEnd,
-                                             B.Kind, B.FromExternal,
-                                             B.ToExternal);
+                    A.ToExternal, A.FromKernel, A.Repeated) <
+           std::tie(B.From, B.To, B.FallthroughEnd, B.Kind, B.FromExternal,
+                    B.ToExternal, B.FromKernel, B.Repeated);
   });
   llvm::sort(Profile.Samples, [](const Sample &A, const Sample &B) {
     return A.Address < B.Address;

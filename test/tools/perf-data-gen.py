@@ -6,7 +6,7 @@ program, for machines without branch-stack hardware.
 Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--style lbr|brbe|etm]
            [--pipe] [--hw-index] [--big-endian] [--depth N] [--samples N]
            [--size BYTES] [--unique N] [--pid N] [--load-bias N]
-           [--all-objects]
+           [--all-objects] [--padded-build-id] [--repeat-newest N]
 
 TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
@@ -49,6 +49,10 @@ predicted; cycles count 1 to 15.
 
 --padded-build-id writes the build ID records as perf before 5.11 did: no
 size, the ID zero-padded to 20 bytes (an 8- or 16-byte ID then reads as 20).
+
+--repeat-newest N repeats the newest entry of every Nth stack (one entry
+more than --depth), as LBR sometimes does: the run between the two copies
+is code that did not run.
 
 --samples N writes N samples; --size BYTES writes samples until the file
 holds that many bytes. With --unique N only N distinct stacks are made and
@@ -269,6 +273,7 @@ def main():
     ap.add_argument('--load-bias', type=lambda v: int(v, 0))
     ap.add_argument('--all-objects', action='store_true')
     ap.add_argument('--padded-build-id', action='store_true')
+    ap.add_argument('--repeat-newest', type=int, metavar='N')
     args = ap.parse_args()
     etm = args.style == 'etm'
     if etm and args.pipe:
@@ -391,7 +396,10 @@ def main():
         """The samples' bytes, each with its timestamp."""
         inside = lambda a: elf.in_exec(a - bias)
         if not args.unique:
-            for stack in chains(triples, args.depth, args.samples, inside):
+            for n, stack in enumerate(
+                    chains(triples, args.depth, args.samples, inside)):
+                if args.repeat_newest and n % args.repeat_newest == 0:
+                    stack = stack + stack[-1:]
                 yield sample(stack, tick())
             return
         made = [bytearray(sample(s, 0)) for s in

@@ -109,6 +109,8 @@ void printStatsJSON(json::OStream &J, const MappingStats &S) {
   J.attribute("RunsOutside", S.RunsOutside);
   J.attribute("RunsBackwards", S.RunsBackwards);
   J.attribute("RunsAcrossRanges", S.RunsAcrossRanges);
+  J.attribute("RunsMismatchingCode", S.RunsMismatchingCode);
+  J.attribute("RepeatedEntries", S.RepeatedEntries);
   J.attribute("SamplesOutside", S.SamplesOutside);
 }
 
@@ -312,10 +314,13 @@ void printProfileSummary(raw_ostream &OS, const MappedBinary &Binary,
   OS << formatv("\nnot charged to blocks: {0} calls, {1} returns, {2} "
                 "branches and {3} runs outside the maps, {4} branches into a "
                 "block, {5} backward runs, {6} runs across functions, {7} "
-                "samples outside\n",
+                "runs the code cannot run through, {8} samples outside\n",
                 S.Calls, S.Returns, S.BranchesOutside, S.RunsOutside,
                 S.BranchesIntoBlock, S.RunsBackwards, S.RunsAcrossRanges,
-                S.SamplesOutside);
+                S.RunsMismatchingCode, S.SamplesOutside);
+  if (S.RepeatedEntries)
+    OS << "dropped: " << S.RepeatedEntries
+       << " repeated newest branch stack entries (an LBR quirk)\n";
 }
 
 Error printFunctionCFG(raw_ostream &OS, const MappedBinary &Binary,

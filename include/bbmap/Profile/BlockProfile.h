@@ -64,6 +64,14 @@ struct MappingStats {
   uint64_t RunsBackwards = 0;
   /// Runs that leave their function or function part.
   uint64_t RunsAcrossRanges = 0;
+  /// Runs the code cannot run through: a call, return, jump or trap
+  /// before their end, or a block left by falling through that cannot
+  /// fall through (perf2bolt's traces mismatching the function's code).
+  uint64_t RunsMismatchingCode = 0;
+  /// Newest branch stack entries that repeat the next one where the run
+  /// between the two cannot run (an LBR quirk): neither the repeated
+  /// branch nor that run is charged.
+  uint64_t RepeatedEntries = 0;
   /// IP samples outside every block.
   uint64_t SamplesOutside = 0;
 
@@ -75,6 +83,8 @@ struct MappingStats {
     RunsOutside += O.RunsOutside;
     RunsBackwards += O.RunsBackwards;
     RunsAcrossRanges += O.RunsAcrossRanges;
+    RunsMismatchingCode += O.RunsMismatchingCode;
+    RepeatedEntries += O.RepeatedEntries;
     SamplesOutside += O.SamplesOutside;
     return *this;
   }

@@ -128,11 +128,14 @@ public:
       uint64_t From, To;
       /// The next newer entry's source, when there is one.
       uint64_t End;
-      /// View << 1, | 1 when End is meaningful. One word: as two 32-bit
-      /// fields, clang compared them with one 64-bit load right after two
-      /// 32-bit stores, a store-forwarding stall in every lookup.
+      /// View << 2, | HasEnd when End is meaningful, | Duplicate on the
+      /// two newest entries of a stack whose newest repeats the next. One
+      /// word: as two 32-bit fields, clang compared them with one 64-bit
+      /// load right after two 32-bit stores, a store-forwarding stall in
+      /// every lookup.
       uint64_t ViewAndEnd;
     };
+    static constexpr uint64_t HasEnd = 1, Duplicate = 2;
     struct EntryInfo {
       static Entry getEmptyKey() { return {0, 0, 0, ~0ULL}; }
       static Entry getTombstoneKey() { return {0, 0, 0, ~0ULL - 1}; }

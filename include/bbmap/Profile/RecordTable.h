@@ -4,10 +4,10 @@
 // they read them (pre-aggregated text; perf's branch stacks and IP samples,
 // PerfAggregator) find a record's earlier copy in the BranchProfile they
 // fill, so that the profile holds each distinct record once. Two traces are
-// the same record when their kind, ends, run end and external flags agree;
-// two samples when their addresses do. Records stay in the order they were
-// first added. The table finds and appends; the counts are the caller's to
-// add, so that each reader keeps its own rule for sums that overflow.
+// the same record when their kind, ends, run end and flags agree; two samples
+// when their addresses do. Records stay in the order they were first added. The
+// table finds and appends; the counts are the caller's to add, so that each
+// reader keeps its own rule for sums that overflow.
 //
 //===----------------------------------------------------------------------===//
 
