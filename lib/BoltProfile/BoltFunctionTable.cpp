@@ -145,8 +145,23 @@ void addSymbolEntries(ArrayRef<SymbolInfo> Syms,
   }
 }
 
-/// Adds a function per STT_FUNC address of a code section, with BOLT's
-/// names; aliases keep the first symbol's names.
+/// An untyped symbol of a code section (assembly without `.type
+/// @function`) starts a function, as discoverFileObjects() takes it, unless
+/// it lies inside the function before it, or follows one without a size in
+/// its section as a local label (isSymbolValidInScope()).
+bool startsUntypedFunction(const SymbolInfo &S, const BoltFunction *Prev) {
+  if (!S.IsUntyped || !S.InCode || S.InOriginalCopy || isMappingSymbol(S.Name))
+    return false;
+  if (!Prev)
+    return true;
+  if (S.Address >= Prev->Address && S.Address - Prev->Address < Prev->Size)
+    return false;
+  return !(Prev->Size == 0 && S.IsLocal && S.SectionEnd == Prev->End);
+}
+
+/// Adds a function per STT_FUNC address of a code section, and per
+/// untyped symbol BOLT takes for one, with BOLT's names; aliases keep the
+/// first symbol's names.
 void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
                         std::vector<BoltFunction> &Functions) {
   NameCounter Names;
@@ -159,7 +174,8 @@ void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
         AltName = Names.uniquify((Name + "/" + S.FileName).str());
       Name = Names.uniquify(Name);
     }
-    if (!S.startsFunction())
+    const BoltFunction *Prev = Functions.empty() ? nullptr : &Functions.back();
+    if (!S.startsFunction() && !startsUntypedFunction(S, Prev))
       continue;
     if (!Functions.empty() && Functions.back().Address == S.Address) {
       BoltFunction &F = Functions.back();
