@@ -145,8 +145,23 @@ void addSymbolEntries(ArrayRef<SymbolInfo> Syms,
   }
 }
 
-/// Adds a function per STT_FUNC address of a code section, with BOLT's
-/// names; aliases keep the first symbol's names.
+/// An untyped symbol of a code section (assembly without `.type
+/// @function`) starts a function, as discoverFileObjects() takes it, unless
+/// it lies inside the function before it, or follows one without a size in
+/// its section as a local label (isSymbolValidInScope()).
+bool startsUntypedFunction(const SymbolInfo &S, const BoltFunction *Prev) {
+  if (!S.IsUntyped || !S.InCode || S.InOriginalCopy || isMappingSymbol(S.Name))
+    return false;
+  if (!Prev)
+    return true;
+  if (S.Address >= Prev->Address && S.Address - Prev->Address < Prev->Size)
+    return false;
+  return !(Prev->Size == 0 && S.IsLocal && S.SectionEnd == Prev->End);
+}
+
+/// Adds a function per STT_FUNC address of a code section, and per
+/// untyped symbol BOLT takes for one, with BOLT's names; aliases keep the
+/// first symbol's names.
 void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
                         std::vector<BoltFunction> &Functions) {
   NameCounter Names;
@@ -159,7 +174,8 @@ void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
         AltName = Names.uniquify((Name + "/" + S.FileName).str());
       Name = Names.uniquify(Name);
     }
-    if (!S.startsFunction())
+    const BoltFunction *Prev = Functions.empty() ? nullptr : &Functions.back();
+    if (!S.startsFunction() && !startsUntypedFunction(S, Prev))
       continue;
     if (!Functions.empty() && Functions.back().Address == S.Address) {
       BoltFunction &F = Functions.back();
@@ -255,10 +271,16 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
     AddHeader();
 }
 
-/// The (start, size) of every FDE of \p Obj's .eh_frame.
-std::vector<std::pair<uint64_t, uint64_t>>
-frameRanges(const ELFObjectFileBase &Obj) {
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+/// An FDE of .eh_frame: the code it covers and the LSDA it names.
+struct FrameRange {
+  uint64_t Start = 0;
+  uint64_t Size = 0;
+  std::optional<uint64_t> LSDAAddress;
+};
+
+/// Every FDE of \p Obj's .eh_frame, by start and size.
+std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
+  std::vector<FrameRange> Ranges;
   for (const SectionRef &S : Obj.sections()) {
     Expected<StringRef> Name = S.getName();
     Expected<StringRef> Contents = S.getContents();
@@ -270,39 +292,48 @@ frameRanges(const ELFObjectFileBase &Obj) {
         consumeError(std::move(E));
       for (const dwarf::FrameEntry &Entry : Frame.entries())
         if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
-          Ranges.emplace_back(F->getInitialLocation(), F->getAddressRange());
+          Ranges.push_back({F->getInitialLocation(), F->getAddressRange(),
+                            F->getLSDAAddress()});
     }
     consumeError(Name.takeError());
     consumeError(Contents.takeError());
   }
-  llvm::sort(Ranges);
+  llvm::stable_sort(Ranges, [](const FrameRange &A, const FrameRange &B) {
+    return std::tie(A.Start, A.Size) < std::tie(B.Start, B.Size);
+  });
   return Ranges;
 }
 
-/// Extends functions to their FDE's size and adds BOLT's
-/// `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function symbol.
+/// Extends functions to their FDE's size, gives them its LSDA, and adds
+/// BOLT's `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function
+/// symbol.
 void addFrameFunctions(const ELFObjectFileBase &Obj,
-                       ArrayRef<std::pair<uint64_t, uint64_t>> Frames,
+                       ArrayRef<FrameRange> Frames,
                        std::vector<BoltFunction> &Functions) {
   std::vector<BoltFunction> Added;
-  for (auto [Start, Size] : Frames) {
-    auto It = llvm::partition_point(
-        Functions, [&](const BoltFunction &F) { return F.Address < Start; });
-    if (It != Functions.end() && It->Address == Start) {
-      It->Size = std::max(It->Size, Size);
+  for (const FrameRange &Frame : Frames) {
+    auto It = llvm::partition_point(Functions, [&](const BoltFunction &F) {
+      return F.Address < Frame.Start;
+    });
+    if (It != Functions.end() && It->Address == Frame.Start) {
+      It->Size = std::max(It->Size, Frame.Size);
+      if (Frame.LSDAAddress)
+        It->LSDAAddress = Frame.LSDAAddress;
       continue;
     }
     if (It != Functions.begin() &&
-        Start < std::prev(It)->Address + std::prev(It)->Size)
+        Frame.Start < std::prev(It)->Address + std::prev(It)->Size)
       continue;
-    std::optional<uint64_t> End = codeSectionEnd(Obj, Start);
+    std::optional<uint64_t> End = codeSectionEnd(Obj, Frame.Start);
     if (!End)
       continue;
     BoltFunction &F = Added.emplace_back();
-    F.Address = Start;
-    F.Size = Size;
+    F.Address = Frame.Start;
+    F.Size = Frame.Size;
     F.End = *End;
-    F.Name = F.BATName = ("__BOLT_FDE_FUNCat" + Twine::utohexstr(Start)).str();
+    F.LSDAAddress = Frame.LSDAAddress;
+    F.Name = F.BATName =
+        ("__BOLT_FDE_FUNCat" + Twine::utohexstr(Frame.Start)).str();
   }
   llvm::append_range(Functions, Added);
 }
@@ -398,7 +429,7 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
                                            unsigned Threads) {
   BoltFunctionTable T;
   std::vector<SymbolInfo> Syms;
-  std::vector<std::pair<uint64_t, uint64_t>> Frames;
+  std::vector<FrameRange> Frames;
   runBoth(
       Threads, [&] { Frames = frameRanges(Obj); },
       [&] {

@@ -17,6 +17,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 
 using namespace llvm;
 
@@ -33,6 +35,23 @@ struct Label {
 /// A register operand's number (getReg() gives an MCRegister from LLVM 20
 /// on, an unsigned before).
 unsigned regOf(const MCOperand &Op) { return MCRegister(Op.getReg()).id(); }
+
+/// AArch64MCPlusBuilder::isLoadFromStack(): \p Inst may load, and SP or
+/// WSP is among the registers it uses.
+bool loadsFromStack(const MCInst &Inst, const InstructionDecoder &Decoder) {
+  const MCInstrDesc &Desc = Decoder.instrInfo().get(Inst.getOpcode());
+  if (!Desc.mayLoad())
+    return false;
+  for (unsigned I = Desc.getNumDefs(); I < Inst.getNumOperands(); ++I) {
+    const MCOperand &Op = Inst.getOperand(I);
+    if (!Op.isReg())
+      continue;
+    StringRef Name = Decoder.registerInfo().getName(regOf(Op));
+    if (Name == "SP" || Name == "WSP")
+      return true;
+  }
+  return false;
+}
 
 /// The table of a `jmp *TABLE(,%index,8)`: no base register, scale 8.
 std::optional<uint64_t> absoluteJumpTable(const MCInst &Inst) {
@@ -193,7 +212,7 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
         V.AddressTaken.push_back(Target - F.Address);
     }
     PicTables.add(Name, Inst, *I, V.Instrs.size(), Decoder);
-    if (!Decoder.isAArch64())
+    if (!Decoder.isAArch64() || MapBlocks.empty())
       V.noteEpilogueShape(Name, Inst, *I, Offset, Decoder);
     if (I->Kind == InstrKind::IndirectBranch) {
       size_t Jump = V.Instrs.size();
@@ -212,12 +231,15 @@ std::optional<BoltFunctionView> BoltFunctionView::build(
     V.readJumpTable(Site, Sites, Context);
   llvm::append_range(V.AddressTaken, F.SymbolEntries);
   V.MapBlocks.assign(MapBlocks.begin(), MapBlocks.end());
+  if (MapBlocks.empty())
+    V.LandingPads.assign(Context.LandingPads.begin(),
+                         Context.LandingPads.end());
   V.StrictMode = Context.StrictMode;
   if (V.StrictMode)
     V.collectReferences(Context);
-  V.buildBlocks(MapBlocks);
+  V.buildBlocks();
   V.findUnmatchedTables(Sites);
-  if (!Decoder.isAArch64() && !V.StrictMode)
+  if ((!Decoder.isAArch64() || MapBlocks.empty()) && !V.StrictMode)
     V.findRejectedJump();
   for (Block &B : V.Blocks) {
     // The jcc ends the block or precedes its final jmp.
@@ -237,7 +259,7 @@ const Instruction *BoltFunctionView::instructionAt(uint64_t Offset) const {
   return It != Instrs.end() && It->Address == Offset ? &*It : nullptr;
 }
 
-void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
+void BoltFunctionView::buildBlocks() {
   DenseMap<uint64_t, Label> Labels;
   Labels[0];
   for (const Instruction &I : Instrs)
@@ -261,6 +283,9 @@ void BoltFunctionView::buildBlocks(ArrayRef<MapBlockStart> MapBlocks) {
     if (B.Metadata & metadata::IsEHPad)
       Labels[Offset].IsLandingPad = true;
   }
+  for (uint64_t Offset : LandingPads)
+    if (Offset != 0 && instructionAt(Offset))
+      Labels[Offset].IsLandingPad = true;
   for (size_t Index = 0; Index < Instrs.size(); ++Index) {
     const Instruction &I = Instrs[Index];
     auto L = Labels.find(I.Address);
@@ -305,6 +330,8 @@ bool BoltFunctionView::isTailCall(const Instruction &I) const {
       return true;
     if (!StrictMode && llvm::is_contained(UnknownJumps, I.Address))
       return llvm::is_contained(EpilogueTailCalls, I.Address);
+    if (MapBlocks.empty())
+      return analyzedTailCall(I);
     // The map block holding I: the last one starting at or before it.
     auto It = llvm::partition_point(MapBlocks, [&](const MapBlockStart &B) {
       return B.Address <= Address + I.Address;
@@ -417,6 +444,16 @@ void BoltFunctionView::findUnmatchedTables(ArrayRef<JumpTableSite> Sites) {
 void BoltFunctionView::noteEpilogueShape(StringRef Name, const MCInst &Inst,
                                          const Instruction &I, uint64_t Offset,
                                          const InstructionDecoder &Decoder) {
+  if (Decoder.isAArch64()) {
+    // isPop() is isLoadFromStack(): a load that uses SP. No indirect jump
+    // gets past processIndirectBranch() (AArch64 jump tables are left to
+    // relocations).
+    if (loadsFromStack(Inst, Decoder))
+      PopOffsets.push_back(Offset);
+    if (I.Kind == InstrKind::IndirectBranch)
+      UnknownJumps.push_back(Offset);
+    return;
+  }
   // X86MCPlusBuilder::isEpilogue(): the block has a pop or a leave.
   if ((Name.starts_with("POP") && !Name.starts_with("POPCNT")) ||
       Name.starts_with("LEAVE"))
@@ -453,15 +490,31 @@ void BoltFunctionView::findRejectedJump() {
       continue;
     if (!HasTable && !llvm::is_contained(UnknownJumps, I.Address))
       continue;
-    bool Pops = llvm::any_of(PopOffsets, [&](uint64_t Offset) {
-      return Offset >= B.Start && Offset <= I.Address;
-    });
-    if (HasTable || !Pops) {
+    if (HasTable || !popsBefore(I.Address)) {
       Rejected = true;
       return;
     }
     EpilogueTailCalls.push_back(I.Address);
   }
+}
+
+bool BoltFunctionView::popsBefore(uint64_t JumpOffset) const {
+  std::optional<size_t> BB = blockContaining(JumpOffset);
+  return BB && llvm::any_of(PopOffsets, [&](uint64_t Offset) {
+           return Offset >= Blocks[*BB].Start && Offset <= JumpOffset;
+         });
+}
+
+bool BoltFunctionView::analyzedTailCall(const Instruction &I) const {
+  // postProcessIndirectBranches(): a jump analyzeIndirectBranch() cannot
+  // analyze is a tail call when its block pops.
+  if (llvm::is_contained(UnknownJumps, I.Address))
+    return popsBefore(I.Address);
+  // processIndirectBranch(): a jump through memory that holds no jump
+  // table is one.
+  const Instruction *Begin = Instrs.data();
+  auto It = JumpTargets.find(&I - Begin);
+  return It == JumpTargets.end() || It->second.empty();
 }
 
 bool BoltFunctionView::isUnknownJump(size_t Index) const {

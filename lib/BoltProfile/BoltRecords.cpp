@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/BoltProfile/BoltLandingPads.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -152,7 +153,19 @@ BoltRecordAggregator::buildView(const BoltFunction &F) const {
   Context.StrictMode = Functions.hasRelocations();
   Context.DataReferences = Functions.dataReferences();
   Context.ReadData = Read;
-  return BoltFunctionView::build(F, Decoder, mapBlocksOf(F), Context);
+  ArrayRef<MapBlockStart> MapBlocks = mapBlocksOf(F);
+  // Without a map, BOLT's landing pads come from the LSDA; one that does not
+  // decode gives none (BOLT would stop at it).
+  std::vector<uint64_t> LandingPads;
+  if (MapBlocks.empty()) {
+    Expected<std::vector<uint64_t>> Pads = readLandingPads(Binary.object(), F);
+    if (Pads)
+      LandingPads = std::move(*Pads);
+    else
+      consumeError(Pads.takeError());
+  }
+  Context.LandingPads = LandingPads;
+  return BoltFunctionView::build(F, Decoder, MapBlocks, Context);
 }
 
 const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {

@@ -320,9 +320,11 @@ boltyaml::Header YAMLBuilder::header(const BranchProfile &Profile) const {
   H.Flags =
       Options.BasicSamples ? boltyaml::ProfileSample : boltyaml::ProfileLBR;
   H.Origin = "perf data aggregator";
+  // perf2bolt names the events of IP samples only: its aggregator does not
+  // record the event of branch stacks.
   StringSet<> Seen;
   for (const std::string &E : Profile.Events)
-    if (Seen.insert(E).second)
+    if (Options.BasicSamples && Seen.insert(E).second)
       H.EventNames += (H.EventNames.empty() ? "" : ",") + E;
   H.IsDFSOrder = Options.UseDFS;
   H.Hash = Options.Hash;

@@ -236,8 +236,9 @@ Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
 }
 
 /// Refuses a binary whose blocks the profile cannot be charged to: one
-/// without a map, and a BOLTed one without --input-binary (its map, if BOLT
-/// copied one, still describes the input's addresses).
+/// without a map (perf2bolt's records need only its symbols), and a BOLTed
+/// one without --input-binary (its map, if BOLT copied one, still describes
+/// the input's addresses).
 void ProfileRun::checkBinary(const MappedBinary &Binary) const {
   if (format() == OutputFormat::PreAggregated && R.CFG.empty()) {
     if (YAMLInput || !R.InputBinaryPath.empty() ||
@@ -276,8 +277,11 @@ void ProfileRun::checkBinary(const MappedBinary &Binary) const {
                        "blocks are the input binary's; give the binary BOLT "
                        "read, with its .llvm_bb_addr_map, as "
                        "--input-binary=IN");
-  if (!Bolted && Binary.sections().empty())
-    fail(R.BinaryPath, "no .llvm_bb_addr_map section");
+  if (!Bolted && !Fdata && Binary.sections().empty())
+    fail(R.BinaryPath,
+         "no .llvm_bb_addr_map section: block counts and layouts need the "
+         "map (build with -fbasic-block-address-map, or with the bbmap "
+         "plugin); perf2bolt's fdata and YAML do not");
 }
 
 /// Says what of the profile does not fit the binary: per function, records

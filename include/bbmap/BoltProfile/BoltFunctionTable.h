@@ -17,6 +17,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct BoltFunction {
   /// `__wrap_main` in arm64's `_start`), as adjustFunctionBoundaries()
   /// adds them. Ascending.
   std::vector<uint64_t> SymbolEntries;
+  /// The LSDA its FDE (the one starting at Address) names, as
+  /// CFIReaderWriter::fillCFIInfoFor() gives it to BOLT.
+  std::optional<uint64_t> LSDAAddress;
 
   bool contains(uint64_t A) const { return A >= Address && A < End; }
 };

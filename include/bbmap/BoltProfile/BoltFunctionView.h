@@ -1,9 +1,10 @@
 //===- BoltFunctionView.h - BOLT's blocks of a function ---------*- C++ -*-===//
 //
 // Rebuilds the basic blocks BOLT's buildCFG() makes of one function, from a
-// linear disassembly of its symbol extent and the function's
-// .llvm_bb_addr_map blocks: a block starts at the entry, at direct branch
-// and jump-table targets, at landing pads (map blocks with IsEHPad), in
+// linear disassembly of its symbol extent and, where a .llvm_bb_addr_map
+// covers the function, its map blocks: a block starts at the entry, at
+// direct branch and jump-table targets, at landing pads (map blocks with
+// IsEHPad; without a map, the LSDA's, BoltLandingPads.h), in
 // strict relocation mode at offsets data refers to, and after every
 // terminator, except that a jmp right after a jcc stays in the jcc's block
 // (unless it is a tail call). Calls do not end blocks; padding nops after a
@@ -68,6 +69,9 @@ struct BoltCodeContext {
   /// \p Address; none outside it.
   llvm::function_ref<std::optional<uint64_t>(uint64_t Address, unsigned Size)>
       ReadData;
+  /// For a function no map covers: its landing pads (offsets, ascending)
+  /// from its LSDA.
+  llvm::ArrayRef<uint64_t> LandingPads;
 };
 
 /// Fall-through edges (from offset, to offset) within one function.
@@ -129,7 +133,8 @@ public:
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
   /// function, an indirect jump of a single-block function or (strict
   /// mode) of a function nothing refers into, or one its map block marks
-  /// HasTailCall.
+  /// HasTailCall; without a map, one BOLT's own analysis takes for a tail
+  /// call (analyzedTailCall()).
   bool isTailCall(const Instruction &I) const;
 
   /// The fall-through edges of the run from offset \p From to offset
@@ -161,8 +166,10 @@ private:
                          const Instruction &I, uint64_t Offset,
                          const InstructionDecoder &Decoder);
   void findRejectedJump();
+  bool popsBefore(uint64_t JumpOffset) const;
+  bool analyzedTailCall(const Instruction &I) const;
   bool hasInternalReference() const;
-  void buildBlocks(llvm::ArrayRef<MapBlockStart> MapBlocks);
+  void buildBlocks();
   void buildEdges();
   bool hasFallthrough(const Block &B) const;
   std::vector<uint64_t> indirectTargets(size_t Index) const;
@@ -184,6 +191,8 @@ private:
   std::vector<Block> Blocks;
   /// The function's map blocks (addresses).
   std::vector<MapBlockStart> MapBlocks;
+  /// Without map blocks: the LSDA's landing pads (offsets).
+  std::vector<uint64_t> LandingPads;
   bool StrictMode = false;
   /// Indirect jump index -> the offsets its jump table holds.
   std::map<size_t, std::vector<uint64_t>> JumpTargets;
@@ -198,7 +207,9 @@ private:
   std::optional<size_t> RestoredJump;
   /// x86-64: offsets of pops and leaves, and of the indirect jumps
   /// analyzeIndirectBranch() cannot analyze (through a register, or memory
-  /// addressed by one).
+  /// addressed by one). AArch64, without a map: offsets of loads from the
+  /// stack (AArch64MCPlusBuilder::isPop()) and of every indirect jump (it
+  /// matches none).
   std::vector<uint64_t> PopOffsets;
   std::vector<uint64_t> UnknownJumps;
   /// Without relocations: those of them BOLT takes for tail calls (their
