@@ -325,7 +325,8 @@ boltyaml::Header YAMLBuilder::header(const BranchProfile &Profile) const {
   StringSet<> Seen;
   for (const std::string &E : Profile.Events)
     if (Options.BasicSamples && Seen.insert(E).second)
-      H.EventNames += (H.EventNames.empty() ? "" : ",") + E;
+      H.EventNames += (H.EventNames.empty() ? "" : ",") + E +
+                      (Options.PerfEventNames ? ":" : "");
   H.IsDFSOrder = Options.UseDFS;
   H.Hash = Options.Hash;
   return H;
@@ -347,7 +348,8 @@ boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
   YF.NumBlocks = View->blocks().size();
   auto [Order, Index] = blockOrder(*View, Options.UseDFS);
   if (Options.BasicSamples) {
-    YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
+    if (Options.SampleEvents)
+      YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
     return YF;
   }
   FunctionProfile P(*View, Records.functions(), ByName);

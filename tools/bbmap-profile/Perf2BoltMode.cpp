@@ -302,6 +302,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   Request.Dialect =
       LLVM_VERSION_MAJOR >= 22 ? FdataDialect::Bolt22 : FdataDialect::Bolt19;
   Request.BasicSamples = Opts.BasicEvents || Opts.NoLBR;
+  Request.SampleEvents = false;
   Request.IgnoreBuildID = Opts.IgnoreBuildID;
 
   std::string Inputs = join(Opts.PerfData, ", ");
