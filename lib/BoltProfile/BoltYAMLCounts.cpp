@@ -51,6 +51,7 @@ private:
   void countBOLTBlocks(Placed &F) const;
   std::vector<uint32_t> mapEntries(ArrayRef<MapBlockStart> Starts) const;
   size_t boltBlockAt(const BoltFunctionView &View, uint64_t Offset) const;
+  bool isNoReturnCall(const Placed &F, const Instruction &I) const;
   void chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries);
   void chargeSamples(const Placed &F);
   void chargeEdges(const Placed &F);
@@ -128,8 +129,8 @@ std::optional<std::string> YAMLCharger::place(Placed &F) const {
 /// 16 leaves recursive calls out of `exec`) plus its incoming edges. BOLT
 /// records no fall-through from a block that ends in a call to the block the
 /// call returns to (the run after the return starts there): such a block passes
-/// all its count on (repaired in layout order). A profile of IP samples counts
-/// the samples of each block.
+/// all its count on (repaired in layout order), unless the call does not
+/// return. A profile of IP samples counts the samples of each block.
 void YAMLCharger::countBOLTBlocks(Placed &F) const {
   bool LBR = P.Head.Flags & boltyaml::ProfileLBR;
   size_t N = F.Counts.size();
@@ -153,7 +154,8 @@ void YAMLCharger::countBOLTBlocks(Placed &F) const {
     F.Counts[K] = std::max(F.Counts[K], In[K]);
   for (size_t K = 0; K < N; ++K) {
     const Instruction &Last = F.View.instructions()[F.View.blocks()[K].Last];
-    if (!Last.isCall() || F.Succs[K].size() != 1 || Out[K] >= F.Counts[K])
+    if (!Last.isCall() || F.Succs[K].size() != 1 || Out[K] >= F.Counts[K] ||
+        isNoReturnCall(F, Last))
       continue;
     auto &[T, Count, Mispreds] = F.Succs[K].front();
     uint64_t Missing = F.Counts[K] - Out[K];
@@ -186,23 +188,47 @@ size_t YAMLCharger::boltBlockAt(const BoltFunctionView &View,
   return It == Blocks.begin() ? 0 : It - Blocks.begin() - 1;
 }
 
+/// True when \p I is a call that does not return (exit, abort): the last
+/// instruction of a map block the compiler says cannot fall through. BOLT's
+/// CFG knows no such calls and goes on to the next instruction.
+bool YAMLCharger::isNoReturnCall(const Placed &F, const Instruction &I) const {
+  if (!I.isCall())
+    return false;
+  uint32_t E = Index.find(F.BF.Address + I.Address);
+  return E != AddressIndex::NotFound &&
+         Index.blockEnd(E) == F.BF.Address + I.end() &&
+         !Index.match(E).block().has(metadata::CanFallThrough);
+}
+
 /// A map block runs as often as the BOLT block holding its first byte; a
 /// map block that starts inside a BOLT block is entered from the one
-/// before it, as often; a block ending in a return returns as often as it
-/// runs.
+/// before it, as often, unless a call that does not return ends that one
+/// (a jump-table target BOLT did not find, after a call to exit: only the
+/// table's jump, which the file does not count, enters it); a block ending
+/// in a return returns as often as it runs.
 void YAMLCharger::chargeBlocks(const Placed &F, ArrayRef<uint32_t> Entries) {
   BlockProfile &Out = this->Out.Profile;
   if (Out.Kind == CountKind::Samples) {
     chargeSamples(F);
     return;
   }
+  ArrayRef<Instruction> Instrs = F.View.instructions();
+  size_t Current = F.View.blocks().size();
+  uint64_t Count = 0;
   for (size_t I = 0; I < Entries.size(); ++I) {
     uint64_t Offset = Index.blockStart(Entries[I]) - F.BF.Address;
     size_t K = boltBlockAt(F.View, Offset);
-    Out.Counts[Entries[I]] += F.Counts[K];
-    if (I && F.View.blocks()[K].Start != Offset && F.Counts[K] &&
+    auto Before = partition_point(
+        Instrs, [&](const Instruction &In) { return In.Address < Offset; });
+    if (K != Current)
+      Count = F.Counts[K];
+    else if (Before != Instrs.begin() && isNoReturnCall(F, *std::prev(Before)))
+      Count = 0;
+    Current = K;
+    Out.Counts[Entries[I]] += Count;
+    if (I && F.View.blocks()[K].Start != Offset && Count &&
         Index.blockEnd(Entries[I - 1]) == Index.blockStart(Entries[I]))
-      Out.Edges[{Entries[I - 1], Entries[I]}].Count += F.Counts[K];
+      Out.Edges[{Entries[I - 1], Entries[I]}].Count += Count;
   }
   for (size_t K = 0; K < F.View.blocks().size(); ++K) {
     const Instruction &Last = F.View.instructions()[F.View.blocks()[K].Last];
