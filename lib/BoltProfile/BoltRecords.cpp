@@ -281,6 +281,8 @@ void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
     Stats.InvalidTraces += T.Count;
     return;
   }
+  // Before BOLT looks for the run's blocks.
+  ExecutedBytes[parentOf(*F)] += T.Count * (T.FallthroughEnd - T.To);
   std::optional<FallthroughList> Edges =
       isBAT() && Binary.translator()->tableAt(F->Address)
           ? batFallthroughs(F->Address, T.To - IsReturn, T.FallthroughEnd)
@@ -305,6 +307,22 @@ void BoltRecordAggregator::addTrace(const Trace &T) {
     doTrace(T, IsReturn);
 }
 
+uint64_t BoltRecordAggregator::blockSizeAt(const BoltFunction &F,
+                                           uint64_t Offset) {
+  const BoltFunctionView *View = viewOf(F);
+  if (!View || Offset >= View->size())
+    return 0;
+  ArrayRef<BoltFunctionView::Block> Blocks = View->blocks();
+  auto Next =
+      llvm::partition_point(Blocks, [&](const BoltFunctionView::Block &B) {
+        return B.Start <= Offset;
+      });
+  if (Next == Blocks.begin())
+    return 0;
+  uint64_t End = Next == Blocks.end() ? View->size() : Next->Start;
+  return End - std::prev(Next)->Start;
+}
+
 void BoltRecordAggregator::addSample(const Sample &S) {
   const BoltFunction *F = Functions.containing(S.Address);
   if (!F) {
@@ -314,6 +332,7 @@ void BoltRecordAggregator::addSample(const Sample &S) {
   // BOLT takes the offset from the parent of a cold fragment and looks it
   // up in the parent's table (a BOLT quirk, reproduced).
   const BoltFunction *Parent = parentOf(*F);
+  ExecutedBytes[Parent] += S.Count * blockSizeAt(*F, S.Address - F->Address);
   uint64_t Offset = S.Address - Parent->Address;
   if (isBAT())
     Offset = Binary.translator()->translate(Parent->Address, Offset, false);
