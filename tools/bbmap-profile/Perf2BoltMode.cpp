@@ -217,15 +217,16 @@ void printSamplesRead(const ProfileOutcome &O) {
 
 /// Traces that fell outside every function or did not fit its code, among
 /// them those the readers skipped as another binary's or outside this one
-/// (perf2bolt sees those too).
-void printTraceDiagnostics(const ProfileOutcome &O) {
+/// (perf2bolt sees those too). perf2bolt 19 capitalizes the out-of-range
+/// line for pre-aggregated input (\p CapitalOut).
+void printTraceDiagnostics(const ProfileOutcome &O, bool CapitalOut) {
   raw_ostream &OS = outs();
   uint64_t Traces = O.Stats.Traces + O.Skipped;
   OS << "PERF2BOLT: traces mismatching disassembled function contents: "
      << countAndShare(O.Stats.InvalidTraces, Traces) << "\n";
   if (Traces && percent(O.Stats.InvalidTraces, Traces) > 10)
     printMismatchWarning(OS);
-  OS << "PERF2BOLT: " << (Words19 ? "Out" : "out")
+  OS << "PERF2BOLT: " << (CapitalOut ? "Out" : "out")
      << " of range traces involving unknown regions: "
      << countAndShare(O.Stats.OutOfRangeTraces + O.Skipped, Traces) << "\n";
 }
@@ -294,7 +295,7 @@ void printSummary(const ProfileRequest &Request, const ProfileOutcome &O) {
   } else {
     if (!Words19)
       outs() << "PERF2BOLT: processing branch events...\n";
-    printTraceDiagnostics(O);
+    printTraceDiagnostics(O, Words19 && PreAggregated);
     // perf2bolt 19 says so after its diagnostics, and only for perf.data.
     if (Words19 && !PreAggregated)
       outs() << "PERF2BOLT: processing branch events...\n";
