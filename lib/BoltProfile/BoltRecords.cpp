@@ -175,20 +175,27 @@ const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
   return It->second ? &*It->second : nullptr;
 }
 
-void BoltRecordAggregator::buildViews(ArrayRef<Trace> Traces) {
-  // The functions whose code the traces make BOLT look at: a branch's
-  // source (is it a return?) and a fall-through run's function.
+void BoltRecordAggregator::buildViews(const BranchProfile &Profile,
+                                      bool BasicSamples) {
+  // The functions whose code BOLT looks at: a branch's source (is it a
+  // return?), a fall-through run's function, a sample's (its block's size).
   std::vector<const BoltFunction *> Needed;
   DenseSet<const BoltFunction *> Seen;
-  auto Need = [&](const BoltFunction *F) {
+  auto Need = [&](uint64_t Address) {
+    const BoltFunction *F = Functions.containing(Address);
     if (F && !Views.count(F->Address) && Seen.insert(F).second)
       Needed.push_back(F);
   };
-  for (const Trace &T : Traces) {
-    if (T.hasBranch())
-      Need(Functions.containing(T.From));
-    if (T.hasFallthrough())
-      Need(Functions.containing(T.To));
+  if (BasicSamples) {
+    for (const Sample &S : Profile.Samples)
+      Need(S.Address);
+  } else {
+    for (const Trace &T : Profile.Traces) {
+      if (T.hasBranch())
+        Need(T.From);
+      if (T.hasFallthrough())
+        Need(T.To);
+    }
   }
   std::vector<uint64_t> Sizes;
   for (const BoltFunction *F : Needed)
@@ -342,6 +349,7 @@ void BoltRecordAggregator::addSample(const Sample &S) {
 void BoltRecordAggregator::add(const BranchProfile &Profile,
                                bool BasicSamples) {
   if (BasicSamples) {
+    buildViews(Profile, BasicSamples);
     for (const Sample &S : Profile.Samples)
       addSample(S);
     return;
@@ -350,7 +358,7 @@ void BoltRecordAggregator::add(const BranchProfile &Profile,
     if (T.Kind == TraceKind::Return && T.From != 0)
       ReturnSources.insert(T.From);
   if (!isBAT())
-    buildViews(Profile.Traces);
+    buildViews(Profile, BasicSamples);
   for (const Trace &T : Profile.Traces)
     addTrace(T);
 }

@@ -145,8 +145,9 @@ private:
   };
 
   std::optional<BoltFunctionView> buildView(const BoltFunction &F) const;
-  /// Builds, in parallel, the views \p Traces will ask viewOf for.
-  void buildViews(llvm::ArrayRef<Trace> Traces);
+  /// Builds, in parallel, the views adding \p Profile's traces (or its
+  /// samples, with \p BasicSamples) will ask viewOf for.
+  void buildViews(const BranchProfile &Profile, bool BasicSamples);
   void addTrace(const Trace &T);
   void addSample(const Sample &S);
   bool isReturn(const Trace &T);
