@@ -27,12 +27,14 @@ bool isPLTEntry(const BoltFunction &F) {
 }
 
 /// BOLT keeps \p F simple: it has BOLT's blocks, BOLT does not reject them
-/// and data refers into them only to jump-table targets. In a BOLTed binary the
-/// hot fragment of a function BOLT split counts as simple (\p SplitParent), as
-/// PrintProgramStats says.
+/// and data refers into them only to jump-table targets. In a BOLTed binary
+/// the hot fragment of a function BOLT split counts as simple
+/// (\p SplitParent), as PrintProgramStats says, and for BOLT 19 every
+/// function does (observed).
 bool isSimple(BoltRecordAggregator &Records, const BoltFunction &F,
               bool SplitParent) {
-  if (SplitParent)
+  if (SplitParent ||
+      (Records.isBAT() && Records.dialect() == FdataDialect::Bolt19))
     return true;
   if (F.IsPseudo)
     return false;

@@ -138,12 +138,14 @@ std::string countAndShare(uint64_t N, uint64_t Total) {
   return S;
 }
 
-/// perf2bolt's warning after a share above its limit.
+/// perf2bolt's warning after a share above its limit (19 ends it with a
+/// period).
 void printMismatchWarning(raw_ostream &OS) {
   OS << "\n !! WARNING !! This high mismatch ratio indicates the input "
         "binary is probably not the same binary used during profiling "
         "collection. The generated data may be ineffective for improving "
-        "performance\n\n";
+        "performance"
+     << (Words19 ? "." : "") << "\n\n";
 }
 
 /// Writes \p Line to standard error between lines of standard output.
@@ -193,8 +195,9 @@ void printStacksRead(const ProfileOutcome &O) {
   }
   uint64_t Ignored = R.Samples - R.BinarySamples;
   if (Words19)
-    outs() << "PERF2BOLT: " << countAndShare(Ignored, R.Samples)
-           << " samples were ignored\n";
+    outs() << "PERF2BOLT: " << Ignored << " samples"
+           << formatv(" ({0:F1}%)", percent(Ignored, R.Samples))
+           << " were ignored\n";
   else
     outs() << "PERF2BOLT: ignored samples: "
            << countAndShare(Ignored, R.Samples) << "\n";

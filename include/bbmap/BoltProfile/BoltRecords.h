@@ -117,6 +117,7 @@ public:
   void add(const BranchProfile &Profile, bool BasicSamples);
 
   bool isBAT() const { return Binary.translator() != nullptr; }
+  FdataDialect dialect() const { return Dialect; }
   const BoltFunctionTable &functions() const { return Functions; }
   /// BOLT's blocks of \p F; null when BOLT has no CFG for it.
   const BoltFunctionView *viewOf(const BoltFunction &F);
