@@ -9,9 +9,8 @@
 //   --ba, --basic-events, -nl   --ba
 //   --ignore-build-id        --ignore-build-id
 // with the fdata dialect of the perf2bolt of the LLVM major bbmap is built
-// against, and prints perf2bolt's summary: its lines about the profile, in
-// its words and order, with the numbers of bbmap's model of BOLT. perf2bolt's
-// other options are refused, each by name.
+// against, and prints a summary in perf2bolt's words. perf2bolt's other
+// options are refused, each by name.
 //
 //===----------------------------------------------------------------------===//
 
