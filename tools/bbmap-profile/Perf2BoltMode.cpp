@@ -120,6 +120,15 @@ struct Perf2BoltOptions {
   }
 };
 
+/// N, and " (P%)" of \p Total when there is a total, as perf2bolt prints
+/// its diagnostics.
+std::string countAndShare(uint64_t N, uint64_t Total) {
+  std::string S = std::to_string(N);
+  if (Total)
+    S += formatv(" ({0:F1}%)", N * 100.0f / Total).str();
+  return S;
+}
+
 /// perf2bolt 19 words some lines differently (docs/profile.md, "perf2bolt
 /// mode").
 constexpr bool Words19 = LLVM_VERSION_MAJOR < 22;
@@ -127,15 +136,6 @@ constexpr const char *StackWord = Words19 ? "LBR" : "brstack";
 
 /// perf2bolt's share: N * 100 / Total in float, "%.1f".
 float percent(uint64_t N, uint64_t Total) { return N * 100.0f / Total; }
-
-/// N, and " (P%)" of \p Total when there is a total, as perf2bolt prints
-/// its diagnostics.
-std::string countAndShare(uint64_t N, uint64_t Total) {
-  std::string S = std::to_string(N);
-  if (Total)
-    S += formatv(" ({0:F1}%)", percent(N, Total)).str();
-  return S;
-}
 
 /// perf2bolt's warning after a share above its limit (19 ends it with a
 /// period).
