@@ -64,6 +64,7 @@ subs = [
     ('%exact-trace', os.path.join(tools, 'exact-trace')),
     ('%fdata-diff', '%s %s' % (py, os.path.join(tools, 'fdata-diff.py'))),
     ('%yaml-compare', '%s %s' % (py, os.path.join(tools, 'yaml-compare.py'))),
+    ('%summary-diff', '%s %s' % (py, os.path.join(tools, 'summary-diff.py'))),
     ('%perf-data-gen', '%s %s' % (py, os.path.join(tools, 'perf-data-gen.py'))),
     ('%perf-malformed', '%s %s' % (py, os.path.join(tools,
                                                    'perf-malformed.py'))),

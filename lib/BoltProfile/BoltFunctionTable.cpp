@@ -41,13 +41,21 @@ struct SymbolInfo {
   /// A section BOLT renamed when it rewrote the binary (`.bolt.org.text`):
   /// the old copy of the code, no functions for perf2bolt.
   bool InOriginalCopy = false;
+  /// A PLT section, whose section symbol BOLT skips.
+  bool InPLT = false;
 
   /// Starts a function: an STT_FUNC symbol, or a section symbol (the .init
   /// of a BOLTed binary, whose _init moved, is BOLT's `.init/1`).
   bool startsFunction() const {
-    return (IsFunction || (IsSection && !InOriginalCopy)) && InCode;
+    return (IsFunction || (IsSection && !InOriginalCopy && !InPLT)) && InCode;
   }
 };
+
+/// BOLT makes PLT entries of these sections' code, and no function of
+/// their section symbols or FDEs.
+bool isPLTSection(StringRef Name) {
+  return Name.starts_with(".plt") || Name == ".iplt";
+}
 
 /// Reads \p S into \p Info; false for symbols BOLT does not register
 /// (undefined, absolute, at address 0, outside allocatable sections).
@@ -73,6 +81,7 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.InCode = (*Sec)->isText();
     Expected<StringRef> SecName = (*Sec)->getName();
     Info.InOriginalCopy = SecName && SecName->starts_with(".bolt.org.");
+    Info.InPLT = SecName && isPLTSection(*SecName);
     consumeError(SecName.takeError());
   }
   consumeError(Flags.takeError());
@@ -202,13 +211,20 @@ std::vector<ELFPltEntry> pltEntries(const ELFObjectFileBase &Obj,
 #endif
 }
 
-/// The end of the code section holding \p Address.
+/// The end of the code section holding \p Address; none in a PLT section.
 std::optional<uint64_t> codeSectionEnd(const ELFObjectFileBase &Obj,
                                        uint64_t Address) {
-  for (const SectionRef &S : Obj.sections())
-    if (S.isText() && Address >= S.getAddress() &&
-        Address - S.getAddress() < S.getSize())
-      return S.getAddress() + S.getSize();
+  for (const SectionRef &S : Obj.sections()) {
+    if (!S.isText() || Address < S.getAddress() ||
+        Address - S.getAddress() >= S.getSize())
+      continue;
+    Expected<StringRef> Name = S.getName();
+    bool PLT = Name && isPLTSection(*Name);
+    consumeError(Name.takeError());
+    if (PLT)
+      return std::nullopt;
+    return S.getAddress() + S.getSize();
+  }
   return std::nullopt;
 }
 

@@ -163,10 +163,17 @@ void BoltFunctionView::readJumpTable(const JumpTableSite &Site,
 void BoltFunctionView::collectReferences(const BoltCodeContext &Context) {
   for (const auto &[Jump, Targets] : JumpTargets)
     llvm::append_range(ReferencedOffsets, Targets);
+  auto Claimed = [&](uint64_t Offset) {
+    return llvm::any_of(JumpTargets, [&](const auto &Entry) {
+      return llvm::is_contained(Entry.second, Offset);
+    });
+  };
   auto Begin = llvm::upper_bound(Context.DataReferences, Address);
   for (auto It = Begin;
-       It != Context.DataReferences.end() && *It - Address < Size; ++It)
+       It != Context.DataReferences.end() && *It - Address < Size; ++It) {
     ReferencedOffsets.push_back(*It - Address);
+    UnclaimedReference |= !Claimed(*It - Address);
+  }
   llvm::sort(ReferencedOffsets);
   ReferencedOffsets.erase(
       std::unique(ReferencedOffsets.begin(), ReferencedOffsets.end()),

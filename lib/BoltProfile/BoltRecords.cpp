@@ -175,20 +175,27 @@ const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
   return It->second ? &*It->second : nullptr;
 }
 
-void BoltRecordAggregator::buildViews(ArrayRef<Trace> Traces) {
-  // The functions whose code the traces make BOLT look at: a branch's
-  // source (is it a return?) and a fall-through run's function.
+void BoltRecordAggregator::buildViews(const BranchProfile &Profile,
+                                      bool BasicSamples) {
+  // The functions whose code BOLT looks at: a branch's source (is it a
+  // return?), a fall-through run's function, a sample's (its block's size).
   std::vector<const BoltFunction *> Needed;
   DenseSet<const BoltFunction *> Seen;
-  auto Need = [&](const BoltFunction *F) {
+  auto Need = [&](uint64_t Address) {
+    const BoltFunction *F = Functions.containing(Address);
     if (F && !Views.count(F->Address) && Seen.insert(F).second)
       Needed.push_back(F);
   };
-  for (const Trace &T : Traces) {
-    if (T.hasBranch())
-      Need(Functions.containing(T.From));
-    if (T.hasFallthrough())
-      Need(Functions.containing(T.To));
+  if (BasicSamples) {
+    for (const Sample &S : Profile.Samples)
+      Need(S.Address);
+  } else {
+    for (const Trace &T : Profile.Traces) {
+      if (T.hasBranch())
+        Need(T.From);
+      if (T.hasFallthrough())
+        Need(T.To);
+    }
   }
   std::vector<uint64_t> Sizes;
   for (const BoltFunction *F : Needed)
@@ -281,6 +288,8 @@ void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
     Stats.InvalidTraces += T.Count;
     return;
   }
+  // Before BOLT looks for the run's blocks.
+  ExecutedBytes[parentOf(*F)] += T.Count * (T.FallthroughEnd - T.To);
   std::optional<FallthroughList> Edges =
       isBAT() && Binary.translator()->tableAt(F->Address)
           ? batFallthroughs(F->Address, T.To - IsReturn, T.FallthroughEnd)
@@ -305,6 +314,22 @@ void BoltRecordAggregator::addTrace(const Trace &T) {
     doTrace(T, IsReturn);
 }
 
+uint64_t BoltRecordAggregator::blockSizeAt(const BoltFunction &F,
+                                           uint64_t Offset) {
+  const BoltFunctionView *View = viewOf(F);
+  if (!View || Offset >= View->size())
+    return 0;
+  ArrayRef<BoltFunctionView::Block> Blocks = View->blocks();
+  auto Next =
+      llvm::partition_point(Blocks, [&](const BoltFunctionView::Block &B) {
+        return B.Start <= Offset;
+      });
+  if (Next == Blocks.begin())
+    return 0;
+  uint64_t End = Next == Blocks.end() ? View->size() : Next->Start;
+  return End - std::prev(Next)->Start;
+}
+
 void BoltRecordAggregator::addSample(const Sample &S) {
   const BoltFunction *F = Functions.containing(S.Address);
   if (!F) {
@@ -314,6 +339,7 @@ void BoltRecordAggregator::addSample(const Sample &S) {
   // BOLT takes the offset from the parent of a cold fragment and looks it
   // up in the parent's table (a BOLT quirk, reproduced).
   const BoltFunction *Parent = parentOf(*F);
+  ExecutedBytes[Parent] += S.Count * blockSizeAt(*F, S.Address - F->Address);
   uint64_t Offset = S.Address - Parent->Address;
   if (isBAT())
     Offset = Binary.translator()->translate(Parent->Address, Offset, false);
@@ -323,6 +349,7 @@ void BoltRecordAggregator::addSample(const Sample &S) {
 void BoltRecordAggregator::add(const BranchProfile &Profile,
                                bool BasicSamples) {
   if (BasicSamples) {
+    buildViews(Profile, BasicSamples);
     for (const Sample &S : Profile.Samples)
       addSample(S);
     return;
@@ -331,7 +358,7 @@ void BoltRecordAggregator::add(const BranchProfile &Profile,
     if (T.Kind == TraceKind::Return && T.From != 0)
       ReturnSources.insert(T.From);
   if (!isBAT())
-    buildViews(Profile.Traces);
+    buildViews(Profile, BasicSamples);
   for (const Trace &T : Profile.Traces)
     addTrace(T);
 }

@@ -297,7 +297,11 @@ public:
 
   boltyaml::Profile build(const BranchProfile &Profile);
   boltyaml::Profile build(const BlockProfile &Blocks);
-  const FdataStats &stats() const { return Records.stats(); }
+  FdataStats stats() {
+    FdataStats Stats = Records.stats();
+    Stats.Program = programStats(Records, Options.BasicSamples);
+    return Stats;
+  }
 
 private:
   boltyaml::Header header(const BranchProfile &Profile) const;

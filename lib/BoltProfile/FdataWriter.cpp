@@ -93,6 +93,7 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
   FdataStats Stats = Records.stats();
   Stats.Objects = writeRecords(Records, Options.BasicSamples,
                                Options.PerfEventNames, Profile.Events, OS);
+  Stats.Program = programStats(Records, Options.BasicSamples);
   return Stats;
 }
 

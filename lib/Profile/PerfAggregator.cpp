@@ -121,6 +121,7 @@ void PerfAggregator::RawCounts::addStack(ViewID View,
   uint64_t End = 0,
            ViewAndEnd = uint64_t(View) << 2 | (Repeated ? Duplicate : 0);
   for (auto [I, B] : enumerate(Stack)) {
+    Read.StackEntries += !isKernelAddress(B.From) && !isKernelAddress(B.To);
     Counts &C = Entries[{B.From, B.To, End, ViewAndEnd}];
     ++C.Count;
     C.Mispreds += B.Mispred;
@@ -292,6 +293,7 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   for (RawCounts &C : Others) {
     Profile.HasBranches |= C.HasBranches;
     Profile.Skipped.OtherBinary += C.OtherBinary;
+    Profile.Read.add(C.Read);
     for (const auto &[K, N] : C.Samples)
       Samples[K] += N;
     for (const auto &[E, Sum] : C.Entries) {

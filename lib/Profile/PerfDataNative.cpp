@@ -288,10 +288,13 @@ Error NativeReader::deliverSample(const Record &R) {
       PID = S.PID;
     BatchItem Item;
     if (Branches) {
-      if (!As->Attr.has(sample::BranchStack) || !S.BranchCount)
-        continue;
+      bool HasStack = As->Attr.has(sample::BranchStack) && S.BranchCount;
       Item.View = Aggregator.view(PID);
-      if (Aggregator.mapsNothing(Item.View)) {
+      bool OfBinary = !Aggregator.mapsNothing(Item.View);
+      Aggregator.counts().countRead(OfBinary, !HasStack);
+      if (!HasStack)
+        continue;
+      if (!OfBinary) {
         Aggregator.counts().skipStack(S.BranchCount);
         continue;
       }
@@ -312,6 +315,7 @@ Error NativeReader::deliverSample(const Record &R) {
         continue;
       Item.IPOrCount = S.IP;
       Item.View = Aggregator.view(PID);
+      Aggregator.counts().countRead(!Aggregator.mapsNothing(Item.View) && S.IP);
     }
     Current.Items.push_back(Item);
   }

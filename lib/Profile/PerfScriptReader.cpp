@@ -297,12 +297,14 @@ Error PerfScriptReader::parseSample(StringRef Line) {
 
   Aggregator->event(Event != Fields.size() ? Fields[Event].drop_back()
                                            : StringRef());
+  PerfAggregator::ViewID View = Aggregator->view(PID);
+  bool OfBinary = !Aggregator->mapsNothing(View);
+  Aggregator->counts().countRead(OfBinary && (!IP || *IP), Stack.empty());
   if (IP)
-    Aggregator->counts().addSample(Aggregator->view(PID), *IP);
+    Aggregator->counts().addSample(View, *IP);
   if (Stack.empty())
     return Error::success();
-  PerfAggregator::ViewID View = Aggregator->view(PID);
-  if (Aggregator->mapsNothing(View))
+  if (!OfBinary)
     Aggregator->counts().skipStack(Stack.size());
   else
     Aggregator->counts().addStack(View, Stack);

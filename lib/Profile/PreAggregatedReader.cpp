@@ -275,6 +275,7 @@ Error Parser::parseTrace(TraceKind Kind) {
 Error Parser::parseLine() {
   if (atLineEnd())
     return Error::success();
+  ++P.Read.Lines;
   const char *Start = Cur++;
   if (atFieldEnd()) {
     switch (*Start) {
@@ -329,6 +330,7 @@ Error Parser::merge(const Parser &Next) {
   P.HasBranches |= Next.P.HasBranches;
   P.Skipped.OtherBinary += Next.P.Skipped.OtherBinary;
   P.Skipped.Outside += Next.P.Skipped.Outside;
+  P.Read.add(Next.P.Read);
   return Error::success();
 }
 

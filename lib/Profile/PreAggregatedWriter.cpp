@@ -93,6 +93,7 @@ Error mergeProfile(BranchProfile &Into, BranchProfile &&From) {
   Into.Translated |= From.Translated;
   Into.Skipped.OtherBinary += From.Skipped.OtherBinary;
   Into.Skipped.Outside += From.Skipped.Outside;
+  Into.Read.add(From.Read);
   if (Error E = canonicalize(Into.Traces))
     return E;
   return canonicalize(Into.Samples);

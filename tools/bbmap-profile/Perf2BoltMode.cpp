@@ -18,6 +18,7 @@
 #include "DriverMode.h"
 #include "ProfileCommand.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <memory>
@@ -225,34 +226,184 @@ std::string countAndShare(uint64_t N, uint64_t Total) {
   return S;
 }
 
-/// perf2bolt's diagnostics: records that fell outside every function or
-/// did not fit its code, among them those the readers skipped as another
-/// binary's or outside this one (perf2bolt sees those too).
-void printSummary(const ProfileRequest &Request, const ProfileOutcome &O) {
+/// perf2bolt 19 words some lines differently (docs/profile.md, "perf2bolt
+/// mode").
+constexpr bool Words19 = LLVM_VERSION_MAJOR < 22;
+constexpr const char *StackWord = Words19 ? "LBR" : "brstack";
+
+/// perf2bolt's share: N * 100 / Total in float, "%.1f".
+float percent(uint64_t N, uint64_t Total) { return N * 100.0f / Total; }
+
+/// perf2bolt's warning after a share above its limit (19 ends it with a
+/// period).
+void printMismatchWarning(raw_ostream &OS) {
+  OS << "\n !! WARNING !! This high mismatch ratio indicates the input "
+        "binary is probably not the same binary used during profiling "
+        "collection. The generated data may be ineffective for improving "
+        "performance"
+     << (Words19 ? "." : "") << "\n\n";
+}
+
+/// Writes \p Line to standard error between lines of standard output.
+void printError(const Twine &Line) {
+  outs().flush();
+  errs() << Line << "\n";
+}
+
+/// What perf2bolt says of the BAT table of a BOLTed binary.
+void printBAT(const ProfileOutcome &O) {
+  if (!O.BATFunctions)
+    return;
+  outs() << "BOLT-INFO: Parsed " << O.BATFunctions << " BAT entries\n"
+         << "BOLT-INFO: profile collection done on a binary already "
+            "processed by BOLT\n";
+}
+
+/// Pre-aggregated input: the records (lines) read.
+void printPreAggregatedRead(const ProfileOutcome &O) {
+  outs() << "PERF2BOLT: parsing pre-aggregated profile...\n";
+  if (Words19)
+    outs() << "PERF2BOLT: processing pre-aggregated profile...\n";
+  outs() << "PERF2BOLT: read " << O.Read.Lines << " aggregated " << StackWord
+         << " entries\n";
+}
+
+/// perf.data of branch stacks: the samples read and those of other
+/// processes.
+void printStacksRead(const ProfileOutcome &O) {
+  const ReadCounts &R = O.Read;
+  outs() << "PERF2BOLT: parse branch events...\n"
+         << "PERF2BOLT: read " << R.BinarySamples << " samples and "
+         << R.StackEntries << " " << StackWord << " entries\n";
+  if (!R.Samples)
+    return;
+  if (R.BinarySamples && R.SamplesWithoutStack == R.BinarySamples) {
+    printError(Words19
+                   ? "PERF2BOLT-WARNING: all recorded samples for this binary "
+                     "lack LBR. Record profile with perf record -j any or run "
+                     "perf2bolt in no-LBR mode with -nl (the performance "
+                     "improvement in -nl mode may be limited)"
+                   : "PERF2BOLT-WARNING: all recorded samples for this binary "
+                     "lack brstack. Record profile with perf record -j any or "
+                     "run perf2bolt in non-brstack mode with -ba (the "
+                     "performance improvement in -ba mode may be limited)");
+    return;
+  }
+  uint64_t Ignored = R.Samples - R.BinarySamples;
+  if (Words19)
+    outs() << "PERF2BOLT: " << Ignored << " samples"
+           << formatv(" ({0:F1}%)", percent(Ignored, R.Samples))
+           << " were ignored\n";
+  else
+    outs() << "PERF2BOLT: ignored samples: "
+           << countAndShare(Ignored, R.Samples) << "\n";
+  if (percent(Ignored, R.Samples) > 50)
+    printError("PERF2BOLT-WARNING: less than 50% of all recorded samples "
+               "were attributed to the input binary");
+}
+
+/// perf.data of IP samples: the samples read (19 says so after processing).
+void printSamplesRead(const ProfileOutcome &O) {
+  StringRef Mode = Words19 ? "(without LBR)" : "(without brstack)";
+  outs() << "PERF2BOLT: parsing basic events " << Mode << "...\n";
+  if (Words19)
+    outs() << "PERF2BOLT: processing basic events " << Mode << "...\n"
+           << "PERF2BOLT: read " << O.Read.BinarySamples << " samples\n";
+  else
+    outs() << "PERF2BOLT: read " << O.Read.BinarySamples << " basic samples\n"
+           << "PERF2BOLT: processing basic events " << Mode << "...\n";
+}
+
+/// Traces that fell outside every function or did not fit its code, among
+/// them those the readers skipped as another binary's or outside this one
+/// (perf2bolt sees those too). perf2bolt 19 capitalizes the out-of-range
+/// line for pre-aggregated input (\p CapitalOut).
+void printTraceDiagnostics(const ProfileOutcome &O, bool CapitalOut) {
   raw_ostream &OS = outs();
-  OS << "PERF2BOLT: read " << O.Records + O.Samples
-     << " distinct records (identical ones summed)\n";
-  if (Request.BasicSamples || !O.HasBranches) {
-    OS << "PERF2BOLT: out of range samples recorded in unknown regions: "
-       << countAndShare(O.Stats.OutOfRangeSamples + O.Skipped,
-                        O.SampleCount + O.Skipped)
-       << "\n";
+  uint64_t Traces = O.Stats.Traces + O.Skipped;
+  OS << "PERF2BOLT: traces mismatching disassembled function contents: "
+     << countAndShare(O.Stats.InvalidTraces, Traces) << "\n";
+  if (Traces && percent(O.Stats.InvalidTraces, Traces) > 10)
+    printMismatchWarning(OS);
+  OS << "PERF2BOLT: " << (CapitalOut ? "Out" : "out")
+     << " of range traces involving unknown regions: "
+     << countAndShare(O.Stats.OutOfRangeTraces + O.Skipped, Traces) << "\n";
+}
+
+/// IP samples outside every function. perf2bolt counts the samples of
+/// the binary's processes in perf.data, every sample of pre-aggregated
+/// text.
+void printSampleDiagnostics(const ProfileOutcome &O) {
+  uint64_t Total = O.SampleCount + O.Skipped;
+  uint64_t Outside = O.Stats.OutOfRangeSamples + O.Skipped;
+  if (O.Read.Samples) {
+    Total = O.Read.BinarySamples;
+    Outside = O.Stats.OutOfRangeSamples + Total - O.SampleCount;
+  }
+  outs() << "PERF2BOLT: out of range samples recorded in unknown regions: "
+         << countAndShare(Outside, Total) << "\n";
+  if (Total && percent(Outside, Total) > 80)
+    printMismatchWarning(outs());
+}
+
+/// What BOLT's PrintProgramStats says once the profile is attached (BOLT 19
+/// prints no density).
+void printProgramStats(const BoltProgramStats &S) {
+  raw_ostream &OS = outs();
+  OS << "BOLT-INFO: " << S.Profiled << " out of " << S.Functions
+     << " functions in the binary ("
+     << format("%.1f", S.Profiled / float(S.Functions) * 100.0f)
+     << "%) have non-empty execution profile\n";
+  if (S.ProfiledNotSimple)
+    OS << "BOLT-INFO: " << S.ProfiledNotSimple << " function"
+       << (S.ProfiledNotSimple == 1 ? "" : "s")
+       << " with profile could not be optimized\n";
+  if (Words19)
+    return;
+  constexpr double Threshold = 60;
+  if (S.Density == 0)
+    printError("BOLT-WARNING: the output profile is empty or the "
+               "--profile-density-cutoff-hot option is set too low. Please "
+               "check your command.");
+  else if (S.Density < Threshold)
+    printError("BOLT-WARNING: BOLT is estimated to optimize better with " +
+               formatv("{0:F1}", Threshold / S.Density) +
+               "x more samples. Please consider increasing sampling rate or "
+               "profiling for longer duration to get more samples.");
+  OS << "BOLT-INFO: Functions with density >= " << format("%.1f", S.Density)
+     << " account for " << format("%.2f", DefaultDensityCutoff / 10000.0)
+     << "% total sample counts.\n";
+}
+
+/// perf2bolt's summary, line for line (docs/profile.md, "perf2bolt mode").
+void printSummary(const ProfileRequest &Request, const ProfileOutcome &O) {
+  bool Basic = Request.BasicSamples || !O.HasBranches;
+  bool PreAggregated =
+      Request.Sources.front().Format == ProfileFormat::PreAggregated;
+  printBAT(O);
+  if (PreAggregated)
+    printPreAggregatedRead(O);
+  else if (Basic)
+    printSamplesRead(O);
+  else
+    printStacksRead(O);
+  if (Basic) {
+    if (PreAggregated && !Words19)
+      outs() << "PERF2BOLT: processing basic events (without brstack)...\n";
+    printSampleDiagnostics(O);
   } else {
-    uint64_t Traces = O.Stats.Traces + O.Skipped;
-    OS << "PERF2BOLT: traces mismatching disassembled function contents: "
-       << countAndShare(O.Stats.InvalidTraces, Traces) << "\n";
-    // perf2bolt 19 capitalizes this line.
-    OS << "PERF2BOLT: " << (LLVM_VERSION_MAJOR >= 22 ? "out" : "Out")
-       << " of range traces involving unknown regions: "
-       << countAndShare(O.Stats.OutOfRangeTraces + O.Skipped, Traces) << "\n";
+    if (!Words19)
+      outs() << "PERF2BOLT: processing branch events...\n";
+    printTraceDiagnostics(O, Words19 && PreAggregated);
+    // perf2bolt 19 says so after its diagnostics, and only for perf.data.
+    if (Words19 && !PreAggregated)
+      outs() << "PERF2BOLT: processing branch events...\n";
   }
-  for (const ProfileOutput &Out : Request.Outputs) {
+  for (const ProfileOutput &Out : Request.Outputs)
     if (Out.Format == OutputFormat::Fdata)
-      OS << "PERF2BOLT: wrote " << O.Objects
-         << " objects and 0 memory objects to " << Out.Path << "\n";
-    else
-      OS << "PERF2BOLT: wrote the YAML profile to " << Out.Path << "\n";
-  }
+      outs() << "PERF2BOLT: wrote " << O.Objects
+             << " objects and 0 memory objects to " << Out.Path << "\n";
+  printProgramStats(O.Stats.Program);
 }
 
 } // namespace

@@ -543,12 +543,13 @@ int ProfileRun::run() {
     }
     Profile = unwrap(Source.Path, std::move(*Read));
   }
-  Outcome.Records = Profile.Traces.size();
-  Outcome.Samples = Profile.Samples.size();
   for (const Sample &S : Profile.Samples)
     Outcome.SampleCount += S.Count;
   Outcome.Skipped = Profile.Skipped.OtherBinary + Profile.Skipped.Outside;
   Outcome.HasBranches = Profile.HasBranches;
+  Outcome.Read = Profile.Read;
+  if (const BATTable *BAT = Binary->bat())
+    Outcome.BATFunctions = boltOrder(*BAT).size();
   std::vector<std::unique_ptr<ToolOutputFile>> Outs;
   for (const ProfileOutput &O : R.Outputs) {
     std::error_code EC;

@@ -82,17 +82,19 @@ struct ProfileRequest {
 
 /// What a run found, for the summaries of the driver modes.
 struct ProfileOutcome {
-  /// Distinct records and IP sample addresses read (identical ones
-  /// summed), and the samples' total count.
-  uint64_t Records = 0;
-  uint64_t Samples = 0;
+  /// The total count of the IP samples read.
   uint64_t SampleCount = 0;
   /// Records the readers skipped: of other binaries, or outside this one.
   uint64_t Skipped = 0;
+  /// What the readers read, before summing.
+  ReadCounts Read;
   /// The profile has branch records (not IP samples alone).
   bool HasBranches = false;
-  /// When perf2bolt's records were written: what aggregating them saw, and
-  /// the lines of the last fdata file written (perf2bolt's "objects").
+  /// The functions of the binary's BAT table (0: not BOLTed).
+  uint64_t BATFunctions = 0;
+  /// When perf2bolt's records were written: what aggregating them saw (and
+  /// what BOLT reports of the functions then), and the lines of the last
+  /// fdata file written (perf2bolt's "objects").
   FdataStats Stats;
   uint64_t Objects = 0;
 };

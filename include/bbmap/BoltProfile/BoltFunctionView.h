@@ -128,6 +128,10 @@ public:
   /// in the jump's block does). BOLT 19's aggregator takes no trace through
   /// a function that is not.
   bool isSimple() const { return !Rejected; }
+  /// In strict mode, data refers into the function elsewhere than to its
+  /// jump tables' targets: validateExternallyReferencedOffsets() fails, and
+  /// BOLT does not optimize the function (a computed goto's label table).
+  bool hasUnclaimedReference() const { return UnclaimedReference; }
   /// \p Address lies in one of the function's jump tables.
   bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the
@@ -221,6 +225,7 @@ private:
   /// BOLT's ExternallyReferencedOffsets in strict mode: jump-table targets
   /// and offsets data relocations refer to, ascending.
   std::vector<uint64_t> ReferencedOffsets;
+  bool UnclaimedReference = false;
 };
 
 } // namespace bbmap

@@ -17,6 +17,7 @@
 
 #include "bbmap/BoltProfile/BoltFunctionTable.h"
 #include "bbmap/BoltProfile/BoltFunctionView.h"
+#include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/Object/InstructionDecoder.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BranchProfile.h"
@@ -61,6 +62,9 @@ struct FdataStats {
   /// Set by writeFdata: the data lines written, headers aside (what
   /// perf2bolt calls the objects it wrote).
   uint64_t Objects = 0;
+  /// Set by writeFdata and buildBoltYAML: what BOLT reports of the
+  /// functions once the records are attached.
+  BoltProgramStats Program;
 };
 
 /// A location as perf2bolt records it: known (in a BOLT function) or not,
@@ -113,6 +117,7 @@ public:
   void add(const BranchProfile &Profile, bool BasicSamples);
 
   bool isBAT() const { return Binary.translator() != nullptr; }
+  FdataDialect dialect() const { return Dialect; }
   const BoltFunctionTable &functions() const { return Functions; }
   /// BOLT's blocks of \p F; null when BOLT has no CFG for it.
   const BoltFunctionView *viewOf(const BoltFunction &F);
@@ -123,6 +128,14 @@ public:
     return Data;
   }
   const FdataStats &stats() const { return Stats; }
+  /// BOLT's SampleCountInBytes of \p F: count x length of the runs in it,
+  /// count x the size of the block hit of its samples; a cold fragment's
+  /// go to its parent.
+  uint64_t executedBytes(const BoltFunction &F) const {
+    return ExecutedBytes.lookup(&F);
+  }
+  /// The function a cold fragment of a BOLTed binary belongs to, or \p F.
+  const BoltFunction *parentOf(const BoltFunction &F) const;
 
 private:
   /// One end of a branch after BOLT's handleAddress(): the function (the
@@ -133,12 +146,14 @@ private:
   };
 
   std::optional<BoltFunctionView> buildView(const BoltFunction &F) const;
-  /// Builds, in parallel, the views \p Traces will ask viewOf for.
-  void buildViews(llvm::ArrayRef<Trace> Traces);
+  /// Builds, in parallel, the views adding \p Profile's traces (or its
+  /// samples, with \p BasicSamples) will ask viewOf for.
+  void buildViews(const BranchProfile &Profile, bool BasicSamples);
   void addTrace(const Trace &T);
   void addSample(const Sample &S);
   bool isReturn(const Trace &T);
-  const BoltFunction *parentOf(const BoltFunction &F) const;
+  /// The size of BOLT's block of \p F at \p Offset; 0 without one.
+  uint64_t blockSizeAt(const BoltFunction &F, uint64_t Offset);
   BoltFunctionRecords &dataOf(const BoltFunction &F);
   /// \p Size (4 or 8) little-endian bytes of the binary at \p Address.
   std::optional<uint64_t> readData(uint64_t Address, unsigned Size) const;
@@ -165,6 +180,7 @@ private:
   std::map<llvm::StringRef, BoltFunctionRecords> Data;
   /// Each function's entry in Data (functions of one name share one).
   llvm::DenseMap<const BoltFunction *, BoltFunctionRecords *> RecordsOf;
+  llvm::DenseMap<const BoltFunction *, uint64_t> ExecutedBytes;
   FdataStats Stats;
 };
 

@@ -105,6 +105,31 @@ struct SkippedRecords {
   uint64_t Outside = 0;
 };
 
+/// What the readers read before summing identical records, counted as
+/// perf2bolt counts it for its summary.
+struct ReadCounts {
+  /// Pre-aggregated text: the records (lines) read, `E` lines included.
+  uint64_t Lines = 0;
+  /// perf: the samples read, of every process.
+  uint64_t Samples = 0;
+  /// perf: the samples of processes that map the binary (IP samples: with
+  /// an IP other than 0).
+  uint64_t BinarySamples = 0;
+  /// perf: the branch stack entries of those, those with an end in kernel
+  /// code left out (perf2bolt's --ignore-interrupt-lbr).
+  uint64_t StackEntries = 0;
+  /// perf: those of them without a branch stack.
+  uint64_t SamplesWithoutStack = 0;
+
+  void add(const ReadCounts &Other) {
+    Lines += Other.Lines;
+    Samples += Other.Samples;
+    BinarySamples += Other.BinarySamples;
+    StackEntries += Other.StackEntries;
+    SamplesWithoutStack += Other.SamplesWithoutStack;
+  }
+};
+
 /// Everything one profile input holds.
 struct BranchProfile {
   /// Event names (`E` lines, the `no_lbr` header, perf's event).
@@ -120,6 +145,7 @@ struct BranchProfile {
   /// judged against it (BlockProfile.h, FunctionFit).
   bool Translated = false;
   SkippedRecords Skipped;
+  ReadCounts Read;
 };
 
 } // namespace bbmap

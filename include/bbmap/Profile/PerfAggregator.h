@@ -121,6 +121,14 @@ public:
       HasBranches = true;
       OtherBinary += Entries;
     }
+    /// Counts a sample read, as perf2bolt's summary does (ReadCounts):
+    /// \p OfBinary when its process maps the binary (and, for an IP sample,
+    /// its IP is not 0).
+    void countRead(bool OfBinary, bool WithoutStack = false) {
+      ++Read.Samples;
+      Read.BinarySamples += OfBinary;
+      Read.SamplesWithoutStack += OfBinary && WithoutStack;
+    }
 
   private:
     friend class PerfAggregator;
@@ -154,6 +162,7 @@ public:
     llvm::DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
     uint64_t OtherBinary = 0;
     bool HasBranches = false;
+    ReadCounts Read;
   };
 
   PerfAggregator(const PerfBinary &Binary, PerfScriptOptions Options);
