@@ -299,7 +299,8 @@ public:
   boltyaml::Profile build(const BlockProfile &Blocks);
   FdataStats stats() {
     FdataStats Stats = Records.stats();
-    Stats.Program = programStats(Records, Options.BasicSamples);
+    Stats.Program =
+        programStats(Records, Options.BasicSamples, Options.DensityCutoff);
     return Stats;
   }
 

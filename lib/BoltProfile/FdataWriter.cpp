@@ -93,7 +93,8 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
   FdataStats Stats = Records.stats();
   Stats.Objects = writeRecords(Records, Options.BasicSamples,
                                Options.PerfEventNames, Profile.Events, OS);
-  Stats.Program = programStats(Records, Options.BasicSamples);
+  Stats.Program =
+      programStats(Records, Options.BasicSamples, Options.DensityCutoff);
   return Stats;
 }
 

@@ -84,8 +84,6 @@ constexpr ForeignOption Ignored[] = {
     {"print-profile-stats", false},
     {"print-sections", false},
     {"print-unknown", false},
-    {"profile-density-cutoff-hot", true},
-    {"profile-density-threshold", true},
     {"show-density", false},
     {"thread-count", true},
     {"time-aggr", false},
@@ -151,6 +149,15 @@ struct Perf2BoltOptions {
       cl::desc("Continue even if the build-ids of the binary and the "
                "profile differ"),
       cl::cat(Category)};
+  cl::opt<uint64_t> DensityCutoff{
+      "profile-density-cutoff-hot",
+      cl::desc("The share of the samples (in millionths) the density "
+               "reported is measured over"),
+      cl::init(DefaultDensityCutoff), cl::cat(Category)};
+  cl::opt<double> DensityThreshold{
+      "profile-density-threshold",
+      cl::desc("The density below which a warning asks for more samples"),
+      cl::init(60), cl::cat(Category)};
   cl::opt<bool> AggregateOnly{
       "aggregate-only",
       cl::desc("Exit after writing the aggregated profile (always so)"),
@@ -348,7 +355,8 @@ void printSampleDiagnostics(const ProfileOutcome &O) {
 
 /// What BOLT's PrintProgramStats says once the profile is attached (BOLT 19
 /// prints no density).
-void printProgramStats(const BoltProgramStats &S) {
+void printProgramStats(const BoltProgramStats &S, uint64_t Cutoff,
+                       double Threshold) {
   raw_ostream &OS = outs();
   OS << "BOLT-INFO: " << S.Profiled << " out of " << S.Functions
      << " functions in the binary ("
@@ -360,7 +368,6 @@ void printProgramStats(const BoltProgramStats &S) {
        << " with profile could not be optimized\n";
   if (Words19)
     return;
-  constexpr double Threshold = 60;
   if (S.Density == 0)
     printError("BOLT-WARNING: the output profile is empty or the "
                "--profile-density-cutoff-hot option is set too low. Please "
@@ -371,12 +378,13 @@ void printProgramStats(const BoltProgramStats &S) {
                "x more samples. Please consider increasing sampling rate or "
                "profiling for longer duration to get more samples.");
   OS << "BOLT-INFO: Functions with density >= " << format("%.1f", S.Density)
-     << " account for " << format("%.2f", DefaultDensityCutoff / 10000.0)
+     << " account for " << format("%.2f", Cutoff / 10000.0)
      << "% total sample counts.\n";
 }
 
 /// perf2bolt's summary, line for line (docs/profile.md, "perf2bolt mode").
-void printSummary(const ProfileRequest &Request, const ProfileOutcome &O) {
+void printSummary(const ProfileRequest &Request, const ProfileOutcome &O,
+                  double DensityThreshold) {
   bool Basic = Request.BasicSamples || !O.HasBranches;
   bool PreAggregated =
       Request.Sources.front().Format == ProfileFormat::PreAggregated;
@@ -403,7 +411,7 @@ void printSummary(const ProfileRequest &Request, const ProfileOutcome &O) {
     if (Out.Format == OutputFormat::Fdata)
       outs() << "PERF2BOLT: wrote " << O.Objects
              << " objects and 0 memory objects to " << Out.Path << "\n";
-  printProgramStats(O.Stats.Program);
+  printProgramStats(O.Stats.Program, Request.DensityCutoff, DensityThreshold);
 }
 
 } // namespace
@@ -454,6 +462,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
       LLVM_VERSION_MAJOR >= 22 ? FdataDialect::Bolt22 : FdataDialect::Bolt19;
   Request.BasicSamples = Opts.BasicEvents || Opts.NoLBR;
   Request.SampleEvents = false;
+  Request.DensityCutoff = Opts.DensityCutoff;
   Request.IgnoreBuildID = Opts.IgnoreBuildID;
 
   std::string Inputs = join(Opts.PerfData, ", ");
@@ -462,7 +471,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   ProfileOutcome Outcome;
   int Status = runProfile(Request, Outcome);
   if (Status == 0)
-    printSummary(Request, Outcome);
+    printSummary(Request, Outcome, Opts.DensityThreshold);
   return Status;
 }
 

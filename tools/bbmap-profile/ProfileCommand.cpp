@@ -471,6 +471,8 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
     Options.BasicSamples = BasicSamples;
     Options.SampleEvents = R.SampleEvents;
     Options.PerfEventNames = PerfEventNames;
+    Options.DensityCutoff = R.DensityCutoff;
+    Options.DensityCutoff = R.DensityCutoff;
     Options.Threads = R.Threads;
     boltyaml::writeBoltYAML(
         unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options,
@@ -481,6 +483,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
   FdataOptions Options;
   Options.BasicSamples = BasicSamples;
   Options.PerfEventNames = PerfEventNames;
+  Options.DensityCutoff = R.DensityCutoff;
   auto Records = std::make_unique<BoltRecordAggregator>(Binary, Decoder,
                                                         R.Dialect, R.Threads);
   Outcome.Stats =

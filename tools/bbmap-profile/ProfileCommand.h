@@ -11,6 +11,7 @@
 #ifndef BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
 #define BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
 
+#include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
 #include "bbmap/Layout/FlowInference.h"
 #include "bbmap/Layout/Layout.h"
@@ -66,6 +67,9 @@ struct ProfileRequest {
   /// YAML of IP samples: each block's samples as `events` (bbmap-profile's
   /// own, which llvm-bolt reads), or no blocks (perf2bolt's).
   bool SampleEvents = true;
+  /// The share of the samples perf2bolt's density is measured over, in
+  /// millionths (its --profile-density-cutoff-hot).
+  uint64_t DensityCutoff = DefaultDensityCutoff;
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;

@@ -15,6 +15,7 @@
 #ifndef BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H
 #define BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H
 
+#include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
 #include "bbmap/BoltProfile/BoltYAMLProfile.h"
 #include "bbmap/Object/InstructionDecoder.h"
@@ -36,6 +37,8 @@ struct BoltYAMLOptions {
   /// Name the events as perf prints them, with a colon (the profile came
   /// from perf.data or perf script), as perf2bolt does.
   bool PerfEventNames = false;
+  /// FdataOptions::DensityCutoff.
+  uint64_t DensityCutoff = DefaultDensityCutoff;
   /// The hash function of the function and block hashes (`hash-func`).
   boltyaml::HashFunction Hash = boltyaml::HashFunction::XXH3;
   /// Number blocks and hash the function in DFS order (`dfs-order`).

@@ -15,6 +15,7 @@
 #ifndef BBMAP_BOLTPROFILE_FDATAWRITER_H
 #define BBMAP_BOLTPROFILE_FDATAWRITER_H
 
+#include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
 #include "bbmap/Profile/BranchProfile.h"
 #include "llvm/Support/Error.h"
@@ -30,6 +31,9 @@ struct FdataOptions {
   /// The event names are perf's (perf.data, perf script): perf2bolt writes
   /// them as `perf script` prints them, with a trailing colon.
   bool PerfEventNames = false;
+  /// The share of the samples the density is measured over, in millionths
+  /// (perf2bolt's --profile-density-cutoff-hot).
+  uint64_t DensityCutoff = DefaultDensityCutoff;
 };
 
 /// Adds \p Profile to \p Records (made for the profiled file, in the
