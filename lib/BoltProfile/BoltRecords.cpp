@@ -23,8 +23,7 @@ BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            FdataDialect Dialect,
                                            unsigned Threads)
     : Binary(Binary), Decoder(Decoder), Dialect(Dialect), Threads(Threads),
-      Functions(BoltFunctionTable::build(Binary.object(),
-                                         Decoder.subtargetInfo(), Threads)),
+      Functions(BoltFunctionTable::build(Binary.object(), Decoder, Threads)),
       MapBlocks(mapBlockStarts(Binary)) {}
 
 const BoltFunction *
