@@ -109,6 +109,16 @@ for v in 16 22; do
   done
 done
 cp "$root"/test/bat/Inputs/fuzz-crashes/* "$bat"/
+# fuzz-lsda: the .gcc_except_table of test/profile's C++ program, for x86-64
+# and AArch64, prefixed with fuzz-lsda's option byte (0x0f: little-endian,
+# 8-byte addresses, the LSDA at the section's start).
+lsda=$out/fuzz-lsda
+mkdir -p "$lsda"
+for target in x86_64-linux-gnu aarch64-linux-gnu; do
+  "$b22/clang++" --target=$target -O2 -c "$root/test/profile/Inputs/cxx/cxx.cpp"     -o "$work/cxx.o" 2>/dev/null || continue
+  "$b22/llvm-objcopy" --dump-section .gcc_except_table="$work/lsda"     "$work/cxx.o" "$work/discard" || continue
+  { printf '\x0f'; cat "$work/lsda"; } >"$lsda/cxx-$target"
+done
 # fuzz-profile: every record kind over the functions of the program it
 # charges (built by the fuzz tree next to OUT_DIR), IP samples alone, plus
 # the reader seeds.

@@ -39,11 +39,10 @@ sectionHolding(const ELFObjectFileBase &Obj, uint64_t Address) {
 /// Reads an LSDA, failing at the first field that does not decode.
 class LSDAReader {
 public:
-  LSDAReader(const ELFObjectFileBase &Obj, StringRef Contents,
-             uint64_t SectionAddress, uint64_t LSDAAddress)
-      : Data(Contents, Obj.isLittleEndian(), Obj.getBytesInAddress()),
-        SectionAddress(SectionAddress), Offset(LSDAAddress - SectionAddress),
-        LSDAAddress(LSDAAddress) {}
+  explicit LSDAReader(const LSDALocation &L)
+      : Data(L.Section, L.LittleEndian, L.AddressSize),
+        SectionAddress(L.SectionAddress),
+        Offset(L.LSDAAddress - L.SectionAddress), LSDAAddress(L.LSDAAddress) {}
 
   uint64_t offset() const { return Offset; }
   uint8_t byte() {
@@ -94,15 +93,26 @@ private:
 
 Expected<std::vector<uint64_t>> readLandingPads(const ELFObjectFileBase &Obj,
                                                 const BoltFunction &F) {
-  std::vector<uint64_t> Pads;
   if (!F.LSDAAddress)
-    return Pads;
+    return std::vector<uint64_t>();
   Expected<std::pair<StringRef, uint64_t>> Section =
       sectionHolding(Obj, *F.LSDAAddress);
   if (!Section)
     return Section.takeError();
-  LSDAReader R(Obj, Section->first, Section->second, *F.LSDAAddress);
-  uint64_t LPStart = F.Address;
+  return parseLandingPads({Section->first, Section->second, *F.LSDAAddress,
+                           F.Address, F.Size, Obj.isLittleEndian(),
+                           Obj.getBytesInAddress()});
+}
+
+Expected<std::vector<uint64_t>> parseLandingPads(const LSDALocation &L) {
+  std::vector<uint64_t> Pads;
+  if (L.LSDAAddress < L.SectionAddress ||
+      L.LSDAAddress - L.SectionAddress >= L.Section.size())
+    return createStringError(inconvertibleErrorCode(),
+                             "LSDA at 0x" + Twine::utohexstr(L.LSDAAddress) +
+                                 " is outside its section");
+  LSDAReader R(L);
+  uint64_t LPStart = L.FunctionAddress;
   uint8_t LPStartEncoding = R.byte();
   if (LPStartEncoding != dwarf::DW_EH_PE_omit)
     LPStart = R.pointer(LPStartEncoding);
@@ -120,10 +130,11 @@ Expected<std::vector<uint64_t>> readLandingPads(const ELFObjectFileBase &Obj,
       continue;
     LandingPad += LPStart;
     // parseLSDA() stops at a landing pad in another fragment.
-    if (LandingPad < F.Address || LandingPad - F.Address > F.Size)
+    if (LandingPad < L.FunctionAddress ||
+        LandingPad - L.FunctionAddress > L.FunctionSize)
       break;
-    if (LandingPad - F.Address < F.Size)
-      Pads.push_back(LandingPad - F.Address);
+    if (LandingPad - L.FunctionAddress < L.FunctionSize)
+      Pads.push_back(LandingPad - L.FunctionAddress);
   }
   if (Error E = R.takeError())
     return std::move(E);

@@ -331,11 +331,15 @@ boltyaml::Header YAMLBuilder::header(const BranchProfile &Profile) const {
       Options.BasicSamples ? boltyaml::ProfileSample : boltyaml::ProfileLBR;
   H.Origin = "perf data aggregator";
   // perf2bolt names the events of IP samples only: its aggregator does not
-  // record the event of branch stacks. Its BAT writer names all it read.
+  // record the event of branch stacks. Its BAT writer also names those of
+  // `E` records.
+  bool Named =
+      Options.BasicSamples || (Records.isBAT() && !Options.PerfEventNames);
   StringSet<> Seen;
   for (const std::string &E : Profile.Events)
-    if ((Options.BasicSamples || Records.isBAT()) && Seen.insert(E).second)
-      H.EventNames += (H.EventNames.empty() ? "" : ",") + E;
+    if (Named && Seen.insert(E).second)
+      H.EventNames += (H.EventNames.empty() ? "" : ",") + E +
+                      (Options.PerfEventNames ? ":" : "");
   H.IsDFSOrder = Options.UseDFS && !Records.isBAT();
   H.Hash = Options.Hash;
   return H;
@@ -357,7 +361,8 @@ boltyaml::Function YAMLBuilder::function(const BoltFunctionRecords &R) {
   YF.NumBlocks = View->blocks().size();
   auto [Order, Index] = blockOrder(*View, Options.UseDFS);
   if (Options.BasicSamples) {
-    YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
+    if (Options.SampleEvents)
+      YF.Blocks = sampleBlocks(*View, R, Order, Index, Hashes.Blocks);
     return YF;
   }
   FunctionProfile P(*View, Records.functions(), ByName);

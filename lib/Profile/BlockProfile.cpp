@@ -363,13 +363,13 @@ bool BlockCounter::targetFits(const Trace &T,
   return I && I->end() == T.To;
 }
 
-/// A run starts at a block, or after a call (a return landed there).
 /// A branch from kernel code (an interrupt's return) lands at any
 /// instruction.
 bool BlockCounter::landsAfterInterrupt(const Trace &T, uint32_t Entry) {
   return T.FromKernel && positionOf(Entry, T.To) != Position::Inside;
 }
 
+/// A run starts at a block, or after a call (a return landed there).
 bool BlockCounter::runStartFits(uint32_t First, uint64_t Begin) {
   return Index.blockStart(First) == Begin || followsCall(Begin);
 }

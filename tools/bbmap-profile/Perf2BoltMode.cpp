@@ -9,8 +9,9 @@
 //   --ba, --basic-events, -nl   --ba
 //   --ignore-build-id        --ignore-build-id
 // with the fdata dialect of the perf2bolt of the LLVM major bbmap is built
-// against, and prints a summary in perf2bolt's words. perf2bolt's other
-// options are refused, each by name.
+// against, and prints a summary in perf2bolt's words. perf2bolt's options
+// that change nothing it writes are accepted and ignored; its others are
+// refused, each by name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 
@@ -29,24 +31,82 @@ namespace {
 
 enum class Perf2BoltFormat { Fdata, YAML };
 
-/// perf2bolt options bbmap-profile does not implement (LLVM 22's
-/// aggregator and output options, and LLVM 19's --autofdo and
-/// --use-event-pc); true for those that take a value.
-constexpr std::pair<const char *, bool> NotImplemented[] = {
+/// A perf2bolt option bbmap-profile does not define itself: its name, and
+/// whether it takes a value (else it is a flag, `--x` or `--x=true|false`).
+struct ForeignOption {
+  const char *Name;
+  bool TakesValue;
+};
+
+/// perf2bolt options that change what is read or written and that
+/// bbmap-profile does not implement: LLVM 22's aggregator, heat map, CFG
+/// and YAML options, and LLVM 19's --autofdo and --use-event-pc.
+constexpr ForeignOption NotImplemented[] = {
+    {"allow-stripped", false},
     {"autofdo", false},
-    {"bolt-info", false},
-    {"filter-mem-profile", false},
-    {"ignore-interrupt-lbr", false},
+    {"block-size", true},
+    {"funcs", true},
+    {"funcs-file", true},
+    {"funcs-no-regex", true},
+    {"heatmap", true},
     {"impute-trace-fall-through", false},
     {"itrace", true},
+    {"lite", false},
+    {"max-address", true},
     {"max-samples", true},
-    {"parse-mem-profile", false},
+    {"min-address", true},
+    {"perf-script-events", true},
     {"pid", true},
     {"profile-use-dfs", false},
-    {"show-density", false},
+    {"profile-write-pseudo-probes", false},
+    {"relocs", false},
+    {"skip-funcs", true},
+    {"skip-funcs-file", true},
     {"spe", false},
-    {"time-aggr", false},
     {"use-event-pc", false},
+};
+
+/// perf2bolt options that change nothing perf2bolt writes (its verbosity,
+/// timers, printed CFGs and statistics, the threads it runs on, and
+/// options of the passes it never runs): accepted and ignored.
+constexpr ForeignOption Ignored[] = {
+    {"bolt-info", false},
+    {"dump-dot-all", false},
+    {"dyno-stats", false},
+    {"filter-mem-profile", false},
+    {"no-threads", false},
+    {"print-all", false},
+    {"print-cfg", false},
+    {"print-disasm", false},
+    {"print-mappings", false},
+    {"print-profile", false},
+    {"print-profile-stats", false},
+    {"print-sections", false},
+    {"print-unknown", false},
+    {"profile-density-cutoff-hot", true},
+    {"profile-density-threshold", true},
+    {"show-density", false},
+    {"thread-count", true},
+    {"time-aggr", false},
+    {"time-build", false},
+    {"time-opts", false},
+    {"time-rewrite", false},
+    {"trap-old-code", false},
+    {"v", true},
+};
+
+/// perf2bolt's flags whose one value is what bbmap-profile does and whose
+/// other is not implemented: --strict (perf2bolt turns it on for a binary
+/// with relocations and ignores it for one without), interrupt branches
+/// left out, and no memory profile read.
+struct DefaultOnlyFlag {
+  const char *Name;
+  bool Implemented;
+};
+constexpr DefaultOnlyFlag DefaultOnly[] = {
+    {"ignore-interrupt-lbr", true},
+    {"parse-mem-profile", false},
+    {"strict", true},
 };
 
 struct Perf2BoltOptions {
@@ -94,30 +154,67 @@ struct Perf2BoltOptions {
       "aggregate-only",
       cl::desc("Exit after writing the aggregated profile (always so)"),
       cl::Hidden, cl::cat(Category)};
-  std::vector<std::unique_ptr<cl::Option>> Refused;
+  std::vector<std::unique_ptr<cl::Option>> Refused, Accepted;
+  std::vector<std::pair<std::unique_ptr<cl::opt<bool>>, bool>> Defaults;
   cl::list<std::string> Unknown{cl::Sink, cl::ReallyHidden, cl::cat(Category)};
 
   Perf2BoltOptions() {
-    for (auto [Name, TakesValue] : NotImplemented) {
-      if (TakesValue)
-        Refused.push_back(std::make_unique<cl::opt<std::string>>(
-            StringRef(Name), cl::ReallyHidden, cl::cat(Category)));
-      else
-        Refused.push_back(std::make_unique<cl::opt<bool>>(
-            StringRef(Name), cl::ReallyHidden, cl::cat(Category)));
-    }
+    for (ForeignOption O : NotImplemented)
+      Refused.push_back(makeOption(O));
+    for (ForeignOption O : Ignored)
+      Accepted.push_back(makeOption(O));
+    for (DefaultOnlyFlag F : DefaultOnly)
+      Defaults.emplace_back(std::make_unique<cl::opt<bool>>(
+                                StringRef(F.Name), cl::ReallyHidden,
+                                cl::init(F.Implemented), cl::cat(Category)),
+                            F.Implemented);
   }
 
-  /// The unimplemented option given first on the command line, if any.
-  const cl::Option *refusedOption() const {
-    const cl::Option *First = nullptr;
+  /// The unimplemented option given first on the command line, if any,
+  /// as it is named in the refusal.
+  std::optional<std::string> refusedOption() const {
+    std::optional<std::pair<unsigned, std::string>> First;
+    auto Note = [&](const cl::Option &O, std::string Spelling) {
+      if (O.getNumOccurrences() && (!First || O.getPosition() < First->first))
+        First.emplace(O.getPosition(), std::move(Spelling));
+    };
     for (const std::unique_ptr<cl::Option> &O : Refused)
-      if (O->getNumOccurrences() &&
-          (!First || O->getPosition() < First->getPosition()))
-        First = O.get();
-    return First;
+      Note(*O, "--" + O->ArgStr.str());
+    for (const auto &[O, Implemented] : Defaults)
+      if (*O != Implemented)
+        Note(*O, "--" + O->ArgStr.str() + "=" + (*O ? "1" : "0"));
+    if (!First)
+      return std::nullopt;
+    return First->second;
+  }
+
+private:
+  std::unique_ptr<cl::Option> makeOption(ForeignOption O) {
+    if (O.TakesValue)
+      return std::make_unique<cl::opt<std::string>>(
+          StringRef(O.Name), cl::ReallyHidden, cl::cat(Category));
+    return std::make_unique<cl::opt<bool>>(StringRef(O.Name), cl::ReallyHidden,
+                                           cl::cat(Category));
   }
 };
+
+/// The first argument that names no option perf2bolt mode defines, if
+/// any. cl would read an unknown `--print-foo` as the group `-p rint-foo`
+/// and fail on it ("may not occur within a group"), or an unknown `--hm`
+/// as `-h` and print the help, before the sink sees either.
+std::optional<StringRef> firstUnknownOption(ArrayRef<const char *> Args) {
+  const auto &Registered = cl::getRegisteredOptions();
+  for (StringRef Arg : Args.drop_front()) {
+    if (Arg == "--")
+      return std::nullopt;
+    if (Arg.size() < 2 || Arg[0] != '-')
+      continue;
+    StringRef Name = Arg.ltrim('-').split('=').first;
+    if (!Name.empty() && !Registered.count(Name))
+      return Arg.split('=').first;
+  }
+  return std::nullopt;
+}
 
 /// N, and " (P%)" of \p Total when there is a total, as perf2bolt prints
 /// its diagnostics.
@@ -164,6 +261,10 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   std::string ToolName = sys::path::filename(Args[0]).str();
   keepOnlyGenericOptions();
   Perf2BoltOptions Opts;
+  if (std::optional<StringRef> Unknown = firstUnknownOption(Args))
+    return refuse(ToolName, "'" + *Unknown +
+                                "' is not an option of perf2bolt that "
+                                "bbmap-profile knows (see --help)");
   if (!parseDropInCommandLine(
           Args,
           "perf2bolt (bbmap-profile): a profile to BOLT's fdata or YAML\n\n"
@@ -172,8 +273,8 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
           "  EXAMPLE: perf2bolt -p perf.data executable -o data.fdata\n",
           ToolName, Opts.Unknown, "perf2bolt"))
     return 1;
-  if (const cl::Option *O = Opts.refusedOption())
-    return refuse(ToolName, "'--" + O->ArgStr +
+  if (std::optional<std::string> O = Opts.refusedOption())
+    return refuse(ToolName, "'" + *O +
                                 "': perf2bolt's option is not implemented "
                                 "by bbmap-profile");
   if (Opts.PerfData.empty())
@@ -201,6 +302,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   Request.Dialect =
       LLVM_VERSION_MAJOR >= 22 ? FdataDialect::Bolt22 : FdataDialect::Bolt19;
   Request.BasicSamples = Opts.BasicEvents || Opts.NoLBR;
+  Request.SampleEvents = false;
   Request.IgnoreBuildID = Opts.IgnoreBuildID;
 
   std::string Inputs = join(Opts.PerfData, ", ");

@@ -461,10 +461,16 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
                               const InstructionDecoder &Decoder,
                               raw_ostream &OS) {
   bool BasicSamples = R.BasicSamples || !Profile.HasBranches;
+  bool PerfEventNames = any_of(R.Sources, [](const ProfileSource &S) {
+    return S.Format == ProfileFormat::PerfData ||
+           S.Format == ProfileFormat::PerfScript;
+  });
   if (O.Format == OutputFormat::YAML) {
     BoltYAMLOptions Options;
     Options.Dialect = R.Dialect;
     Options.BasicSamples = BasicSamples;
+    Options.SampleEvents = R.SampleEvents;
+    Options.PerfEventNames = PerfEventNames;
     Options.Threads = R.Threads;
     boltyaml::writeBoltYAML(
         unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options,
@@ -474,10 +480,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
   }
   FdataOptions Options;
   Options.BasicSamples = BasicSamples;
-  Options.PerfEventNames = any_of(R.Sources, [](const ProfileSource &S) {
-    return S.Format == ProfileFormat::PerfData ||
-           S.Format == ProfileFormat::PerfScript;
-  });
+  Options.PerfEventNames = PerfEventNames;
   auto Records = std::make_unique<BoltRecordAggregator>(Binary, Decoder,
                                                         R.Dialect, R.Threads);
   Outcome.Stats =

@@ -63,6 +63,9 @@ struct ProfileRequest {
   FdataDialect Dialect = FdataDialect::Bolt22;
   /// fdata and YAML of IP samples (perf2bolt --ba).
   bool BasicSamples = false;
+  /// YAML of IP samples: each block's samples as `events` (bbmap-profile's
+  /// own, which llvm-bolt reads), or no blocks (perf2bolt's).
+  bool SampleEvents = true;
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;

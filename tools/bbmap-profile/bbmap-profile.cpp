@@ -33,7 +33,7 @@ constexpr StringRef ToolName = "bbmap-profile";
 cl::OptionCategory ProfileCategory("bbmap-profile options");
 
 cl::opt<std::string> BinaryPath(cl::Positional, cl::Required,
-                                cl::desc("<binary with .llvm_bb_addr_map>"),
+                                cl::desc("<binary>"),
                                 cl::cat(ProfileCategory));
 cl::opt<std::string>
     InputBinaryPath("input-binary",
@@ -274,7 +274,8 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
       "  BINARY with a BAT table, --input-binary names the binary BOLT read,\n"
       "  whose blocks are charged. For a profile of an earlier build,\n"
       "  --profiled-binary names that build; its counts are carried to\n"
-      "  BINARY's blocks. Called as perf2bolt or create_llvm_prof (or with\n"
+      "  BINARY's blocks. perf2bolt's fdata and YAML (--format=fdata|yaml)\n"
+      "  need no map. Called as perf2bolt or create_llvm_prof (or with\n"
       "  --driver-mode=perf2bolt|create_llvm_prof), it reads their command\n"
       "  lines (docs/profile.md, \"Drop-in\").\n");
   if (Threads.getNumOccurrences() && Threads == 0) {

@@ -29,6 +29,21 @@ llvm::Expected<std::vector<uint64_t>>
 readLandingPads(const llvm::object::ELFObjectFileBase &Obj,
                 const BoltFunction &F);
 
+/// An LSDA in the contents of its section, and the function it describes.
+struct LSDALocation {
+  llvm::StringRef Section;
+  uint64_t SectionAddress = 0;
+  uint64_t LSDAAddress = 0;
+  uint64_t FunctionAddress = 0;
+  uint64_t FunctionSize = 0;
+  bool LittleEndian = true;
+  unsigned AddressSize = 8;
+};
+
+/// readLandingPads on the bytes of \p L (its parser, which the fuzz target
+/// fuzz-lsda drives).
+llvm::Expected<std::vector<uint64_t>> parseLandingPads(const LSDALocation &L);
+
 } // namespace bbmap
 
 #endif // BBMAP_BOLTPROFILE_BOLTLANDINGPADS_H

@@ -32,6 +32,12 @@ struct BoltYAMLOptions {
   FdataDialect Dialect = FdataDialect::Bolt22;
   /// Use the IP samples instead of the traces.
   bool BasicSamples = false;
+  /// With BasicSamples: give each block its samples as `events`, which
+  /// llvm-bolt reads; perf2bolt lists the functions without blocks.
+  bool SampleEvents = true;
+  /// Name the events as perf prints them, with a colon (the profile came
+  /// from perf.data or perf script), as perf2bolt does.
+  bool PerfEventNames = false;
   /// The hash function of the function and block hashes (`hash-func`).
   boltyaml::HashFunction Hash = boltyaml::HashFunction::XXH3;
   /// Number blocks and hash the function in DFS order (`dfs-order`).
