@@ -159,7 +159,7 @@ struct FrameRange {
   std::optional<uint64_t> LSDAAddress;
 };
 
-/// Every FDE of \p Obj's .eh_frame, by start and size.
+/// The FDEs of \p Obj's .eh_frame, by start, the first one of a start.
 std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
   std::vector<FrameRange> Ranges;
   for (const SectionRef &S : Obj.sections()) {
@@ -179,9 +179,16 @@ std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
     consumeError(Name.takeError());
     consumeError(Contents.takeError());
   }
+  // BOLT keeps the first FDE of an address (a BOLTed binary has the old
+  // body's and that of the jump BOLT patched over its entry).
   llvm::stable_sort(Ranges, [](const FrameRange &A, const FrameRange &B) {
-    return std::tie(A.Start, A.Size) < std::tie(B.Start, B.Size);
+    return A.Start < B.Start;
   });
+  Ranges.erase(std::unique(Ranges.begin(), Ranges.end(),
+                           [](const FrameRange &A, const FrameRange &B) {
+                             return A.Start == B.Start;
+                           }),
+               Ranges.end());
   return Ranges;
 }
 
