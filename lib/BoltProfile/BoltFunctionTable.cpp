@@ -38,16 +38,15 @@ struct SymbolInfo {
   bool IsUntyped = false;
   bool IsSection = false;
   bool InCode = false;
-  /// A section BOLT renamed when it rewrote the binary (`.bolt.org.text`):
-  /// the old copy of the code, no functions for perf2bolt.
-  bool InOriginalCopy = false;
   /// A PLT section, whose section symbol BOLT skips.
   bool InPLT = false;
 
-  /// Starts a function: an STT_FUNC symbol, or a section symbol (the .init
-  /// of a BOLTed binary, whose _init moved, is BOLT's `.init/1`).
+  /// Starts a function: an STT_FUNC symbol, or a section symbol other than
+  /// a PLT section's (the .init of a BOLTed binary, whose _init moved, is
+  /// BOLT's `.init/1`; the old code at the start of its `.bolt.org.text`,
+  /// `.bolt.org.text/1`).
   bool startsFunction() const {
-    return (IsFunction || (IsSection && !InOriginalCopy && !InPLT)) && InCode;
+    return (IsFunction || (IsSection && !InPLT)) && InCode;
   }
 };
 
@@ -80,7 +79,6 @@ bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
     Info.IsUntyped = S.getELFType() == ELF::STT_NOTYPE;
     Info.InCode = (*Sec)->isText();
     Expected<StringRef> SecName = (*Sec)->getName();
-    Info.InOriginalCopy = SecName && SecName->starts_with(".bolt.org.");
     Info.InPLT = SecName && isPLTSection(*SecName);
     consumeError(SecName.takeError());
   }
@@ -159,7 +157,7 @@ void addSymbolEntries(ArrayRef<SymbolInfo> Syms,
 /// it lies inside the function before it, or follows one without a size in
 /// its section as a local label (isSymbolValidInScope()).
 bool startsUntypedFunction(const SymbolInfo &S, const BoltFunction *Prev) {
-  if (!S.IsUntyped || !S.InCode || S.InOriginalCopy || isMappingSymbol(S.Name))
+  if (!S.IsUntyped || !S.InCode || isMappingSymbol(S.Name))
     return false;
   if (!Prev)
     return true;
@@ -168,10 +166,62 @@ bool startsUntypedFunction(const SymbolInfo &S, const BoltFunction *Prev) {
   return !(Prev->Size == 0 && S.IsLocal && S.SectionEnd == Prev->End);
 }
 
+/// An FDE of .eh_frame: the code it covers and the LSDA it names.
+struct FrameRange {
+  uint64_t Start = 0;
+  uint64_t Size = 0;
+  std::optional<uint64_t> LSDAAddress;
+};
+
+/// The FDEs of \p Obj's .eh_frame, by start, the first one of a start.
+std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
+  std::vector<FrameRange> Ranges;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    Expected<StringRef> Contents = S.getContents();
+    if (Name && *Name == ".eh_frame" && Contents) {
+      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
+                              Obj.getBytesInAddress());
+      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
+      if (Error E = Frame.parse(Data))
+        consumeError(std::move(E));
+      for (const dwarf::FrameEntry &Entry : Frame.entries())
+        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
+          Ranges.push_back({F->getInitialLocation(), F->getAddressRange(),
+                            F->getLSDAAddress()});
+    }
+    consumeError(Name.takeError());
+    consumeError(Contents.takeError());
+  }
+  // BOLT keeps the first FDE of an address (a BOLTed binary has the old
+  // body's and that of the jump BOLT patched over its entry).
+  llvm::stable_sort(Ranges, [](const FrameRange &A, const FrameRange &B) {
+    return A.Start < B.Start;
+  });
+  Ranges.erase(std::unique(Ranges.begin(), Ranges.end(),
+                           [](const FrameRange &A, const FrameRange &B) {
+                             return A.Start == B.Start;
+                           }),
+               Ranges.end());
+  return Ranges;
+}
+
+/// The size BOLT gives a function at \p Address whose symbol has \p Size:
+/// at least the range of an FDE starting there.
+uint64_t sizeWithFrame(ArrayRef<FrameRange> Frames, uint64_t Address,
+                       uint64_t Size) {
+  auto It = llvm::partition_point(
+      Frames, [&](const FrameRange &F) { return F.Start <= Address; });
+  if (It != Frames.begin() && std::prev(It)->Start == Address)
+    Size = std::max(Size, std::prev(It)->Size);
+  return Size;
+}
+
 /// Adds a function per STT_FUNC address of a code section, and per
 /// untyped symbol BOLT takes for one, with BOLT's names; aliases keep the
-/// first symbol's names.
-void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
+/// first symbol's names. A function's size covers its FDE, as BOLT sizes it
+/// before it looks at the next symbol.
+void addSymbolFunctions(ArrayRef<SymbolInfo> Syms, ArrayRef<FrameRange> Frames,
                         std::vector<BoltFunction> &Functions) {
   NameCounter Names;
   for (const SymbolInfo &S : Syms) {
@@ -194,7 +244,7 @@ void addSymbolFunctions(ArrayRef<SymbolInfo> Syms,
     }
     BoltFunction &F = Functions.emplace_back();
     F.Address = S.Address;
-    F.Size = S.Size;
+    F.Size = sizeWithFrame(Frames, S.Address, S.Size);
     F.End = S.SectionEnd;
     F.Name = Name;
     F.BATName = AltName.empty() ? Name : AltName;
@@ -287,45 +337,12 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
     AddHeader();
 }
 
-/// An FDE of .eh_frame: the code it covers and the LSDA it names.
-struct FrameRange {
-  uint64_t Start = 0;
-  uint64_t Size = 0;
-  std::optional<uint64_t> LSDAAddress;
-};
-
-/// Every FDE of \p Obj's .eh_frame, by start and size.
-std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
-  std::vector<FrameRange> Ranges;
-  for (const SectionRef &S : Obj.sections()) {
-    Expected<StringRef> Name = S.getName();
-    Expected<StringRef> Contents = S.getContents();
-    if (Name && *Name == ".eh_frame" && Contents) {
-      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
-                              Obj.getBytesInAddress());
-      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
-      if (Error E = Frame.parse(Data))
-        consumeError(std::move(E));
-      for (const dwarf::FrameEntry &Entry : Frame.entries())
-        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
-          Ranges.push_back({F->getInitialLocation(), F->getAddressRange(),
-                            F->getLSDAAddress()});
-    }
-    consumeError(Name.takeError());
-    consumeError(Contents.takeError());
-  }
-  llvm::stable_sort(Ranges, [](const FrameRange &A, const FrameRange &B) {
-    return std::tie(A.Start, A.Size) < std::tie(B.Start, B.Size);
-  });
-  return Ranges;
-}
-
-/// Extends functions to their FDE's size, gives them its LSDA, and adds
-/// BOLT's `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a function
-/// symbol.
-void addFrameFunctions(const ELFObjectFileBase &Obj,
-                       ArrayRef<FrameRange> Frames,
-                       std::vector<BoltFunction> &Functions) {
+/// Extends functions to their FDE's size, gives them its LSDA, and
+/// returns BOLT's `__BOLT_FDE_FUNCat<hex>` for FDEs of code without a
+/// function symbol.
+std::vector<BoltFunction> frameFunctions(const ELFObjectFileBase &Obj,
+                                         ArrayRef<FrameRange> Frames,
+                                         std::vector<BoltFunction> &Functions) {
   std::vector<BoltFunction> Added;
   for (const FrameRange &Frame : Frames) {
     auto It = llvm::partition_point(Functions, [&](const BoltFunction &F) {
@@ -351,7 +368,23 @@ void addFrameFunctions(const ELFObjectFileBase &Obj,
     F.Name = F.BATName =
         ("__BOLT_FDE_FUNCat" + Twine::utohexstr(Frame.Start)).str();
   }
-  llvm::append_range(Functions, Added);
+  return Added;
+}
+
+/// Appends the functions of \p FromFrames that start outside the PLT
+/// sections: BOLT makes the PLT's functions first, and an FDE there adds
+/// none.
+void addOutsidePLT(ArrayRef<BoltFunction> FromFrames,
+                   std::vector<BoltFunction> &Functions) {
+  std::vector<std::pair<uint64_t, uint64_t>> PLT;
+  for (const BoltFunction &F : Functions)
+    if (F.IsPseudo)
+      PLT.emplace_back(F.Address, F.End);
+  for (const BoltFunction &F : FromFrames)
+    if (llvm::none_of(PLT, [&](const auto &P) {
+          return F.Address >= P.first && F.Address < P.second;
+        }))
+      Functions.push_back(F);
 }
 
 /// Whether \p Obj has a relocation section for an executable section.
@@ -438,27 +471,101 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
   }
 }
 
+/// The bytes of the code section at [\p Begin, \p End), or none.
+std::optional<StringRef> codeBytes(const ELFObjectFileBase &Obj, uint64_t Begin,
+                                   uint64_t End) {
+  for (const SectionRef &S : Obj.sections()) {
+    if (!S.isText() || Begin < S.getAddress() ||
+        End > S.getAddress() + S.getSize())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return std::nullopt;
+    }
+    return Contents->slice(Begin - S.getAddress(), End - S.getAddress());
+  }
+  return std::nullopt;
+}
+
+/// Whether \p Bytes at \p Address, from a function's symbol size to the
+/// end of what it covers, are padding to BOLT (x86-64
+/// BinaryContext::hasValidCodePadding()): all int3, or else nops, zero
+/// bytes and jumps forward within them, in any order.
+bool isPadding(const InstructionDecoder &Decoder, StringRef Bytes,
+               uint64_t Address) {
+  size_t Offset = Bytes.find_first_not_of('\xcc');
+  if (Offset == StringRef::npos)
+    return true;
+  uint64_t End = Address + Bytes.size();
+  auto Skip = [&](auto IsPadding) {
+    size_t Start = Offset;
+    while (Offset < Bytes.size()) {
+      std::optional<Instruction> I = Decoder.decode(Address + Offset);
+      if (!I || I->end() > End || !IsPadding(*I))
+        break;
+      Offset += I->Size;
+    }
+    return Offset != Start;
+  };
+  auto IsNop = [](const Instruction &I) { return I.Kind == InstrKind::Nop; };
+  auto IsSkipJump = [&](const Instruction &I) {
+    return I.Kind == InstrKind::UncondBranch && I.Target &&
+           *I.Target >= I.end() && *I.Target <= End;
+  };
+  auto SkipZeros = [&] {
+    size_t Start = Offset;
+    while (Offset < Bytes.size() && Bytes[Offset] == 0)
+      ++Offset;
+    return Offset != Start;
+  };
+  while (Skip(IsNop) || Skip(IsSkipJump) || SkipZeros())
+    ;
+  return Offset == Bytes.size();
+}
+
+/// Without relocations, BOLT ends a function at its symbol size when what
+/// follows up to the next function is no padding
+/// (BinaryContext::adjustCodePadding()): the old code of functions BOLT
+/// moved, in `.bolt.org.text`, belongs to no function. (BOLT checks only
+/// the functions it processes, those a record falls in: the same ones
+/// for the records.) x86-64 only.
+void trimInvalidPadding(const ELFObjectFileBase &Obj,
+                        const InstructionDecoder &Decoder,
+                        std::vector<BoltFunction> &Functions) {
+  for (BoltFunction &F : Functions) {
+    uint64_t CodeEnd = F.Address + F.Size;
+    if (F.IsPseudo || F.End <= CodeEnd)
+      continue;
+    std::optional<StringRef> Bytes = codeBytes(Obj, CodeEnd, F.End);
+    if (Bytes && !isPadding(Decoder, *Bytes, CodeEnd))
+      F.End = CodeEnd;
+  }
+}
+
 } // namespace
 
 BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
-                                           const MCSubtargetInfo &STI,
+                                           const InstructionDecoder &Decoder,
                                            unsigned Threads) {
   BoltFunctionTable T;
   std::vector<SymbolInfo> Syms;
   std::vector<FrameRange> Frames;
   runBoth(
       Threads, [&] { Frames = frameRanges(Obj); },
-      [&] {
-        Syms = readSymbols(Obj);
-        addSymbolFunctions(Syms, T.Functions);
-      });
-  addFrameFunctions(Obj, Frames, T.Functions);
-  addPLTFunctions(Obj, STI, T.Functions);
+      [&] { Syms = readSymbols(Obj); });
+  addSymbolFunctions(Syms, Frames, T.Functions);
+  std::vector<BoltFunction> FromFrames =
+      frameFunctions(Obj, Frames, T.Functions);
+  addPLTFunctions(Obj, Decoder.subtargetInfo(), T.Functions);
+  addOutsidePLT(FromFrames, T.Functions);
   numberFunctions(T.Functions);
   T.HasRelocations = hasCodeRelocations(Obj);
   if (T.HasRelocations)
     T.DataReferences = codeReferencesOfData(Obj);
   closeExtents(T.Functions);
+  if (!T.HasRelocations && !Decoder.isAArch64())
+    trimInvalidPadding(Obj, Decoder, T.Functions);
   addSymbolEntries(Syms, T.Functions);
   return T;
 }

@@ -142,6 +142,12 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
     uint64_t &Size = DataObjects[*Address];
     Size = std::max(Size, Sym.getSize());
   }
+  // BOLT registers a data object for every function it makes, those
+  // without a symbol of their own too (`__BOLT_FDE_FUNCat...`, and section
+  // symbols' such as `.bolt.org.text/1` in a BOLTed binary).
+  for (const BoltFunction &F : Functions.functions())
+    if (!F.IsPseudo)
+      DataObjects.try_emplace(F.Address, F.Size);
 }
 
 /// Calls \p Visit with each relocation of \p Obj that applies to a text

@@ -23,8 +23,7 @@ BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            FdataDialect Dialect,
                                            unsigned Threads)
     : Binary(Binary), Decoder(Decoder), Dialect(Dialect), Threads(Threads),
-      Functions(BoltFunctionTable::build(Binary.object(),
-                                         Decoder.subtargetInfo(), Threads)),
+      Functions(BoltFunctionTable::build(Binary.object(), Decoder, Threads)),
       MapBlocks(mapBlockStarts(Binary)) {}
 
 const BoltFunction *
@@ -236,6 +235,16 @@ BoltRecordAggregator::batFallthroughs(uint64_t FunctionAddress, uint64_t From,
   if (From >= To)
     return Edges;
   const BATFunction *Table = Binary.translator()->tableAt(FunctionAddress);
+  if (!Table)
+    return std::nullopt;
+  // BOLT 19 pairs output offsets and translates them: of entries sharing
+  // an offset (blocks BOLT emptied), it gives each the last one's input.
+  auto Input = [&](const BATEntry *E) {
+    if (Dialect != FdataDialect::Bolt19)
+      return E->InputOffset;
+    return Binary.translator()->translate(FunctionAddress, E->OutputOffset,
+                                          /*IsBranchSource=*/false);
+  };
   std::vector<const BATEntry *> Entries =
       boltOrder(*Table, Binary.bat()->Format);
   auto UpperBound = [&](uint64_t Offset) {
@@ -268,7 +277,7 @@ BoltRecordAggregator::batFallthroughs(uint64_t FunctionAddress, uint64_t From,
       ++I;
     if (Entries[I]->IsBranch)
       break;
-    Edges.emplace_back(Src->InputOffset, Entries[I]->InputOffset);
+    Edges.emplace_back(Input(Src), Input(Entries[I]));
   }
   return Edges;
 }
@@ -290,10 +299,16 @@ void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
   }
   // Before BOLT looks for the run's blocks.
   ExecutedBytes[parentOf(*F)] += T.Count * (T.FallthroughEnd - T.To);
+  // BOLT 19 takes every run of a BOLTed binary through BAT, where a
+  // function without a table has none, and starts a run after a return
+  // at the return address, not in the call's block.
+  bool Bolt19 = Dialect == FdataDialect::Bolt19;
+  bool ThroughBAT =
+      isBAT() && (Bolt19 || Binary.translator()->tableAt(F->Address));
+  uint64_t Start = T.To - (IsReturn && !Bolt19);
   std::optional<FallthroughList> Edges =
-      isBAT() && Binary.translator()->tableAt(F->Address)
-          ? batFallthroughs(F->Address, T.To - IsReturn, T.FallthroughEnd)
-          : blockFallthroughs(*F, T, IsReturn);
+      ThroughBAT ? batFallthroughs(F->Address, Start, T.FallthroughEnd)
+                 : blockFallthroughs(*F, T, IsReturn);
   if (!Edges) {
     Stats.InvalidTraces += T.Count;
     return;

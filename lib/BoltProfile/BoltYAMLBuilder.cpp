@@ -8,7 +8,8 @@
 // (which functions and blocks appear) are YAMLProfileWriter::convert()'s.
 // For IP samples perf2bolt writes no blocks; here each block gets its
 // samples as `events`, which llvm-bolt's YAMLProfileReader turns into block
-// counts as DataReader does for a no_lbr fdata file.
+// counts as DataReader does for a no_lbr fdata file. A BOLTed binary's
+// YAML is DataAggregator::writeBATYAML()'s.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
 #include <numeric>
 
 using namespace llvm;
@@ -291,8 +293,10 @@ public:
       : Binary(Binary), Options(Options),
         Records(Binary, Decoder, Options.Dialect, Options.Threads),
         Hasher(Binary.object(), Decoder, Records.functions()) {
+    // Records name functions by BOLT's location names (BAT mode: the
+    // `name/file/N` form).
     for (const BoltFunction &F : Records.functions().functions())
-      ByName.try_emplace(F.Name, &F);
+      ByName.try_emplace(Records.isBAT() ? F.BATName : F.Name, &F);
   }
 
   boltyaml::Profile build(const BranchProfile &Profile);
@@ -310,6 +314,12 @@ private:
                                 const FunctionBlocks &F,
                                 const BoltFunction &BF);
   boltyaml::Function function(const BoltFunctionRecords &R);
+  const BATFunction *tableOf(const BoltFunction &F) const;
+  boltyaml::Function batFunction(const BoltFunctionRecords &R,
+                                 const BATFunction &Table) const;
+  uint32_t entryDiscriminator(const BoltFunction &Callee,
+                              uint64_t Offset) const;
+  void addBATFunctions(boltyaml::Profile &P);
 
   const MappedBinary &Binary;
   BoltYAMLOptions Options;
@@ -326,13 +336,16 @@ boltyaml::Header YAMLBuilder::header(const BranchProfile &Profile) const {
       Options.BasicSamples ? boltyaml::ProfileSample : boltyaml::ProfileLBR;
   H.Origin = "perf data aggregator";
   // perf2bolt names the events of IP samples only: its aggregator does not
-  // record the event of branch stacks.
+  // record the event of branch stacks. Its BAT writer also names those of
+  // `E` records.
+  bool Named =
+      Options.BasicSamples || (Records.isBAT() && !Options.PerfEventNames);
   StringSet<> Seen;
   for (const std::string &E : Profile.Events)
-    if (Options.BasicSamples && Seen.insert(E).second)
+    if (Named && Seen.insert(E).second)
       H.EventNames += (H.EventNames.empty() ? "" : ",") + E +
                       (Options.PerfEventNames ? ":" : "");
-  H.IsDFSOrder = Options.UseDFS;
+  H.IsDFSOrder = Options.UseDFS && !Records.isBAT();
   H.Hash = Options.Hash;
   return H;
 }
@@ -370,6 +383,10 @@ boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
   Records.add(Profile, Options.BasicSamples);
   boltyaml::Profile P;
   P.Head = header(Profile);
+  if (Records.isBAT()) {
+    addBATFunctions(P);
+    return P;
+  }
   std::vector<const BoltFunctionRecords *> Listed;
   for (const auto &Entry : Records.records())
     if (Entry.second.hasBranchData() || !Entry.second.Samples.empty())
@@ -382,6 +399,135 @@ boltyaml::Profile YAMLBuilder::build(const BranchProfile &Profile) {
   for (const BoltFunctionRecords *R : Listed)
     P.Functions.push_back(function(*R));
   return P;
+}
+
+const BATFunction *YAMLBuilder::tableOf(const BoltFunction &F) const {
+  return Binary.translator()->tableAt(F.Address);
+}
+
+/// BOLT's map of a moved function's input blocks (BBHashMapTy): input
+/// offset -> block index and hash, from the block entries of the hot
+/// fragment's record, then of its cold fragments' (the order BOLT reads
+/// them in), the first entry at an offset kept.
+using BATBlockMap = std::map<uint64_t, std::pair<uint32_t, uint64_t>>;
+
+BATBlockMap batBlocks(const BATTable &BAT, const BATFunction &Table) {
+  BATBlockMap Blocks;
+  auto Add = [&](const BATFunction &F) {
+    for (const BATEntry &E : F.Entries)
+      if (!E.IsBranch)
+        Blocks.try_emplace(E.InputOffset, uint32_t(E.BBIndex), E.BBHash);
+  };
+  Add(Table);
+  for (const BATFunction &F : BAT.Functions)
+    if (F.ParentAddress == Table.Address)
+      Add(F);
+  return Blocks;
+}
+
+/// The input block holding \p Offset: its offset and index.
+std::optional<std::pair<uint64_t, uint32_t>> batBlockOf(const BATBlockMap &Map,
+                                                        uint64_t Offset) {
+  auto It = Map.upper_bound(Offset);
+  if (It == Map.begin())
+    return std::nullopt;
+  --It;
+  return std::make_pair(It->first, It->second.first);
+}
+
+bool hasCount(const boltyaml::Block &B) {
+  auto Counted = [](const auto &E) { return E.Count != 0; };
+  return B.ExecCount || any_of(B.Successors, Counted) ||
+         any_of(B.Calls, Counted);
+}
+
+/// The entry point a call lands on (setCSIDestination()): 0 for the
+/// primary entry, else one more than the secondary entry's index in a
+/// moved callee's table.
+uint32_t YAMLBuilder::entryDiscriminator(const BoltFunction &Callee,
+                                         uint64_t Offset) const {
+  const BATFunction *Table = tableOf(Callee);
+  if (!Table || Offset == 0)
+    return 0;
+  auto It = llvm::find(Table->SecondaryEntryPoints, Offset);
+  if (It == Table->SecondaryEntryPoints.end())
+    return 0;
+  return It - Table->SecondaryEntryPoints.begin() + 1;
+}
+
+/// A moved function as DataAggregator::writeBATYAML() writes it: the
+/// input binary's function hash, block count, block indices and hashes
+/// from the BAT table, the records charged to the input blocks holding
+/// their offsets (successors and calls in the records' order), no
+/// instruction counts. BOLT 22 leaves out blocks without counts.
+boltyaml::Function YAMLBuilder::batFunction(const BoltFunctionRecords &R,
+                                            const BATFunction &Table) const {
+  boltyaml::Function YF;
+  YF.Name = R.Name;
+  YF.Id = R.Function->Number;
+  YF.Hash = Table.Hash;
+  YF.NumBlocks = Table.NumBlocks;
+  BATBlockMap Map = batBlocks(*Binary.bat(), Table);
+  // Positions follow the map's offsets, counts the block indices.
+  std::vector<boltyaml::Block> Blocks(Table.NumBlocks);
+  for (auto [Entry, B] : zip(Map, Blocks)) {
+    B.Index = Entry.second.first;
+    B.Hash = Entry.second.second;
+  }
+  for (const auto &[Key, C] : R.Branches) {
+    auto From = batBlockOf(Map, Key.first);
+    if (!From || From->second >= Blocks.size())
+      continue;
+    boltyaml::Block &B = Blocks[From->second];
+    const auto &[Known, Name, Offset] = Key.second;
+    if (Known && Name == R.Name && Offset != 0) {
+      if (auto To = batBlockOf(Map, Offset))
+        B.Successors.push_back({To->second, C.Count, C.Mispreds});
+      continue;
+    }
+    boltyaml::CallSite &CS = B.Calls.emplace_back();
+    CS.Offset = Key.first - From->first;
+    CS.Count = C.Count;
+    CS.Mispreds = C.Mispreds;
+    if (const BoltFunction *Callee = Known ? ByName.lookup(Name) : nullptr) {
+      CS.CalleeId = Callee->Number;
+      CS.EntryDiscriminator = entryDiscriminator(*Callee, Offset);
+    }
+  }
+  for (const auto &[Key, C] : R.Entries) {
+    auto It = Map.find(Key.second);
+    if (It != Map.end() && It->second.first < Blocks.size())
+      Blocks[It->second.first].ExecCount += C.Count;
+    if (Key.second == 0)
+      YF.ExecCount += C.Count;
+  }
+  if (Options.Dialect != FdataDialect::Bolt19)
+    llvm::erase_if(Blocks,
+                   [](const boltyaml::Block &B) { return !hasCount(B); });
+  YF.Blocks = std::move(Blocks);
+  return YF;
+}
+
+/// writeBATYAML(): the functions BOLT did not move, by address, from their
+/// code in the BOLTed binary; then the moved ones by first name (the order
+/// of its NamesToBranches map, as of the records here). A profile of IP
+/// samples lists none.
+void YAMLBuilder::addBATFunctions(boltyaml::Profile &P) {
+  if (Options.BasicSamples)
+    return;
+  std::vector<const BoltFunctionRecords *> Unmoved, Moved;
+  for (const auto &Entry : Records.records())
+    if (Entry.second.hasBranchData())
+      (tableOf(*Entry.second.Function) ? Moved : Unmoved)
+          .push_back(&Entry.second);
+  llvm::sort(Unmoved,
+             [](const BoltFunctionRecords *A, const BoltFunctionRecords *B) {
+               return A->Function->Address < B->Function->Address;
+             });
+  for (const BoltFunctionRecords *R : Unmoved)
+    P.Functions.push_back(function(*R));
+  for (const BoltFunctionRecords *R : Moved)
+    P.Functions.push_back(batFunction(*R, *tableOf(*R->Function)));
 }
 
 /// The records perf2bolt would have made of a run with \p Blocks' counts
@@ -461,11 +607,12 @@ boltyaml::Profile YAMLBuilder::build(const BlockProfile &Blocks) {
 } // namespace
 
 Error checkBoltYAMLWritable(const MappedBinary &Binary) {
-  if (!Binary.translator())
+  if (!Binary.bat() || Binary.bat()->Format != BATFormat::Fixed)
     return Error::success();
   return createStringError(inconvertibleErrorCode(),
-                           "YAML output for a BOLTed binary (BAT mode) is "
-                           "not supported");
+                           "YAML output for a binary BOLTed by BOLT 15/16 is "
+                           "not supported (its BAT table has no hashes; "
+                           "perf2bolt 16 refuses it too)");
 }
 
 Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,

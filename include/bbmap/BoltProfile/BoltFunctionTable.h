@@ -2,28 +2,27 @@
 //
 // The functions of a linked ELF file as BOLT's discoverFileObjects() finds
 // them, for writing profiles that BOLT reads: one per address holding an
-// STT_FUNC symbol in an executable section, one per PLT entry
+// STT_FUNC symbol in an executable section (or an untyped or section symbol
+// BOLT takes for one), one per FDE without a symbol, one per PLT entry
 // (`<sym>@PLT`) and a pseudo function for the PLT header
 // (`__BOLT_PSEUDO_.plt`). Local symbols get BOLT's unique names
 // (`name/N`) and, for functions of a known source file, the alternative
 // `name/file/N` that BOLT writes for BOLTed binaries. A function covers
-// the addresses up to the next function or the end of its section.
+// the addresses up to the next function or the end of its section, or
+// without relocations only its size when what follows is no padding.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 #define BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 
+#include "bbmap/Object/InstructionDecoder.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace llvm {
-class MCSubtargetInfo;
-} // namespace llvm
 
 namespace bbmap {
 
@@ -42,8 +41,8 @@ struct BoltFunction {
   /// A PLT entry or the PLT header: no blocks, traces inside are valid.
   bool IsPseudo = false;
   /// BOLT's function number (`fid` in YAML profiles): the order in which
-  /// BOLT creates functions, from 1: symbols by address, functions of
-  /// unnamed FDEs, PLT entries, the PLT header.
+  /// BOLT creates functions, from 1: symbols by address, PLT entries, the
+  /// PLT header, functions of unnamed FDEs.
   uint32_t Number = 0;
   /// Offsets of BOLT's secondary entry points from symbols: a local
   /// symbol without a type or size strictly inside the function (glibc's
@@ -59,12 +58,11 @@ struct BoltFunction {
 
 class BoltFunctionTable {
 public:
-  /// Finds the functions of \p Obj; \p STI is the target's subtarget (PLT
-  /// decoding needs it from LLVM 20 on). The symbols and the .eh_frame are
-  /// read at the same time unless \p Threads is 1 (0: the machine's
-  /// hardware threads).
+  /// Finds the functions of \p Obj, which \p Decoder decodes (PLT entries,
+  /// padding). The symbols and the .eh_frame are read at the same time
+  /// unless \p Threads is 1 (0: the machine's hardware threads).
   static BoltFunctionTable build(const llvm::object::ELFObjectFileBase &Obj,
-                                 const llvm::MCSubtargetInfo &STI,
+                                 const InstructionDecoder &Decoder,
                                  unsigned Threads);
 
   /// Sorted by address.

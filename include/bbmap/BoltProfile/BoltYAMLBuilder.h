@@ -7,8 +7,10 @@
 // counts, call-site counts), with BOLT's function numbers, function and
 // block hashes (BoltHash.h) and block instruction counts. IP samples give
 // every block its sample count as `events` (perf2bolt drops them), which
-// llvm-bolt reads as it reads a no_lbr fdata file. The writer is
-// BoltYAML.h; docs/profile.md describes the output.
+// llvm-bolt reads as it reads a no_lbr fdata file. For a BOLTed binary
+// (BAT mode) the functions BOLT moved are written in the input binary's
+// blocks, with the BAT table's hashes, as perf2bolt's writeBATYAML() does.
+// The writer is BoltYAML.h; docs/profile.md describes the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,13 +50,13 @@ struct BoltYAMLOptions {
   unsigned Threads = 0;
 };
 
-/// Fails for a binary the YAML profile is not written for: a BOLTed one
-/// (BAT mode).
+/// Fails for a binary the YAML profile is not written for: one BOLTed by
+/// BOLT 15/16, whose BAT table has no hashes.
 llvm::Error checkBoltYAMLWritable(const MappedBinary &Binary);
 
 /// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes;
 /// \p Stats, if given, receives what attaching the records saw (as
-/// writeFdata returns it). A BOLTed binary (BAT mode) is not supported.
+/// writeFdata returns it).
 llvm::Expected<boltyaml::Profile>
 buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
               const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
