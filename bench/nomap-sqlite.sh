@@ -16,7 +16,9 @@
 #     cpu-clock` when perf can record here (`-p X --ba -o F -w Y`).
 # The fdata are compared line for line, whole (`diff` of the sorted lines,
 # start-up code and PLT entries included), the YAML with
-# test/tools/yaml-compare.py (functions by name, blocks by bid).
+# test/tools/yaml-compare.py (functions by name, blocks by bid), the
+# summaries with test/tools/summary-diff.py (perf2bolt's lines about its
+# own process left out).
 # Prints one line per comparison and exits non-zero when any differs.
 #
 # Usage: bench/nomap-sqlite.sh      Outputs go to bench/out/nomap-sqlite/.
@@ -57,6 +59,13 @@ same() {
       "$out/$1.p2b.fdata" "$out/$1.bb.fdata"
     status=1
   fi
+  if python3 "$TOOLS/summary-diff.py" "$1.p2b.log" "$1.p2b.err" "$1.bb.log" \
+    "$1.bb.err" >"$1.summary.diff"; then
+    printf '%-34s %s\n' "$1" "$(cat "$1.summary.diff")"
+  else
+    printf '%-34s summary DIFFERS (%s)\n' "$1" "$out/$1.summary.diff"
+    status=1
+  fi
   [ -f "$1.p2b.yaml" ] || return 0
   if python3 "$TOOLS/yaml-compare.py" "$1.p2b.yaml" "$1.bb.yaml" >"$1.yaml.diff"; then
     printf '%-34s YAML  %s\n' "$1" "$(cat "$1.yaml.diff")"
@@ -71,9 +80,11 @@ same() {
 convert() {
   local label=$1 bin=$2; shift 2
   perf2bolt-22 "$bin" "$@" -o "$label.p2b.fdata" -w "$label.p2b.yaml" \
-    >"$label.p2b.log" 2>&1 || die "perf2bolt-22 failed: see $out/$label.p2b.log"
+    >"$label.p2b.log" 2>"$label.p2b.err" ||
+    die "perf2bolt-22 failed: see $out/$label.p2b.err"
   ./perf2bolt "$bin" "$@" -o "$label.bb.fdata" -w "$label.bb.yaml" \
-    >"$label.bb.log" 2>&1 || { cat "$label.bb.log" >&2; status=1; return; }
+    >"$label.bb.log" 2>"$label.bb.err" ||
+    { cat "$label.bb.err" >&2; status=1; return; }
   same "$label"
 }
 
