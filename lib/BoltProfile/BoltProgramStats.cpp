@@ -11,6 +11,7 @@
 #include "bbmap/BoltProfile/BoltRecords.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -66,25 +67,26 @@ uint64_t sampleCount(const BoltFunctionRecords &R, bool BasicSamples) {
   return N;
 }
 
-/// (density, samples) of each profiled simple function, in address order:
-/// the density of the last of the densest functions that reach \p Cutoff
-/// millionths of their samples. BOLT computes the bound in float.
+/// (density, samples) of each profiled simple function: the density of the
+/// last of the densest functions whose samples reach \p Cutoff millionths
+/// of the samples of those that ran any bytes. BOLT computes that bound in
+/// float and rounds it down, and of equal densities takes the function with
+/// more samples first.
 double densityOf(std::vector<std::pair<double, uint64_t>> List,
                  uint64_t Cutoff) {
   uint64_t Total = 0;
-  for (const auto &Entry : List)
-    Total += Entry.second;
-  llvm::stable_sort(List, [](const auto &A, const auto &B) {
-    if (A.first != B.first)
-      return A.first > B.first;
-    return A.second < B.second;
-  });
-  float Bound = Total * static_cast<float>(Cutoff) / 1000000;
+  for (const auto &[Density, Samples] : List)
+    if (Density != 0)
+      Total += Samples;
+  llvm::sort(List, std::greater<>());
+  auto Bound = static_cast<uint64_t>(float(Total) * Cutoff / 1000000);
   double Density = 0;
   uint64_t Accumulated = 0;
-  for (size_t I = 0; I < List.size() && Accumulated < Bound; ++I) {
-    Accumulated += List[I].second;
-    Density = List[I].first;
+  for (const auto &[FunctionDensity, Samples] : List) {
+    if (Accumulated >= Bound)
+      break;
+    Accumulated += Samples;
+    Density = FunctionDensity;
   }
   return Density;
 }
@@ -123,12 +125,9 @@ BoltProgramStats programStats(BoltRecordAggregator &Records, bool BasicSamples,
     }
     ++Stats.Profiled;
     uint64_t Samples = sampleCount(*R, BasicSamples);
-    // perf2bolt 22 leaves functions that ran no bytes out of the density
-    // (observed: their samples do not count either).
-    uint64_t Bytes = Records.executedBytes(F);
     uint64_t Size = F.Size + (SplitParent ? Fragments->second : 0);
-    if (Bytes && Size)
-      Densities.emplace_back(double(Bytes) / Size, Samples);
+    if (Size)
+      Densities.emplace_back(double(Records.executedBytes(F)) / Size, Samples);
   }
   Stats.Density = densityOf(std::move(Densities), Cutoff);
   return Stats;

@@ -295,6 +295,7 @@ void BoltRecordAggregator::doTrace(const Trace &T, bool IsReturn) {
   // fall-through there.
   if (F != ToF || (F->IsPseudo && Dialect != FdataDialect::Bolt22)) {
     Stats.InvalidTraces += T.Count;
+    Stats.SpanningTraces += F != ToF ? T.Count : 0;
     return;
   }
   // Before BOLT looks for the run's blocks.

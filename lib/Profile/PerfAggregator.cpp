@@ -300,6 +300,14 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       const View &V = Views[E.ViewAndEnd >> 2];
       std::optional<uint64_t> From = translate(V, E.From);
       std::optional<uint64_t> To = translate(V, E.To);
+      // perf2bolt counts every run among its traces, one that leaves the
+      // binary as out of range. It makes none that starts or ends in kernel
+      // code: it drops those entries first (--ignore-interrupt-lbr).
+      bool HasRun = E.ViewAndEnd & RawCounts::HasEnd;
+      std::optional<uint64_t> End =
+          HasRun && To ? translate(V, E.End) : std::nullopt;
+      if (HasRun && !End && !isKernelAddress(E.To) && !isKernelAddress(E.End))
+        Profile.Read.ExternalRuns += Sum.Count;
       if (!From && !To) {
         Profile.Skipped.Outside += Sum.Count;
         continue;
@@ -311,11 +319,10 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       T.ToExternal = !To;
       T.FromKernel = !From && isKernelAddress(E.From);
       T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
-      if ((E.ViewAndEnd & RawCounts::HasEnd) && To)
-        if (std::optional<uint64_t> End = translate(V, E.End)) {
-          T.Kind = TraceKind::BranchAndFallthrough;
-          T.FallthroughEnd = *End;
-        }
+      if (End) {
+        T.Kind = TraceKind::BranchAndFallthrough;
+        T.FallthroughEnd = *End;
+      }
       T.Count = Sum.Count;
       T.Mispreds = Sum.Mispreds;
       auto [Total, New] = Records.addTrace(Profile, T);

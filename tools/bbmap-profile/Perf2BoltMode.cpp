@@ -321,20 +321,26 @@ void printSamplesRead(const ProfileOutcome &O) {
            << "PERF2BOLT: processing basic events " << Mode << "...\n";
 }
 
-/// Traces that fell outside every function or did not fit its code, among
-/// them those the readers skipped as another binary's or outside this one
-/// (perf2bolt sees those too). perf2bolt 19 capitalizes the out-of-range
-/// line for pre-aggregated input (\p CapitalOut).
+/// Traces that fell outside every function or did not fit its code. Among
+/// them, perf2bolt counts the runs of perf.data's stacks that leave the
+/// binary, and the records of pre-aggregated text the readers skipped as
+/// another binary's or outside this one. perf2bolt 19 prints its counts of
+/// perf.data before it looks for the runs' blocks, and capitalizes the
+/// out-of-range line for pre-aggregated input (\p CapitalOut).
 void printTraceDiagnostics(const ProfileOutcome &O, bool CapitalOut) {
   raw_ostream &OS = outs();
-  uint64_t Traces = O.Stats.Traces + O.Skipped;
+  bool PerfData = O.Read.Samples;
+  uint64_t Outside = PerfData ? O.Read.ExternalRuns : O.Skipped;
+  uint64_t Traces = O.Stats.Traces + Outside;
+  uint64_t Invalid =
+      Words19 && PerfData ? O.Stats.SpanningTraces : O.Stats.InvalidTraces;
   OS << "PERF2BOLT: traces mismatching disassembled function contents: "
-     << countAndShare(O.Stats.InvalidTraces, Traces) << "\n";
-  if (Traces && percent(O.Stats.InvalidTraces, Traces) > 10)
+     << countAndShare(Invalid, Traces) << "\n";
+  if (Traces && percent(Invalid, Traces) > 10)
     printMismatchWarning(OS);
   OS << "PERF2BOLT: " << (CapitalOut ? "Out" : "out")
      << " of range traces involving unknown regions: "
-     << countAndShare(O.Stats.OutOfRangeTraces + O.Skipped, Traces) << "\n";
+     << countAndShare(O.Stats.OutOfRangeTraces + Outside, Traces) << "\n";
 }
 
 /// IP samples outside every function. perf2bolt counts the samples of

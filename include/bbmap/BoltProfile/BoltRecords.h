@@ -53,6 +53,9 @@ struct FdataStats {
   uint64_t OutOfRangeTraces = 0;
   /// Runs spanning two functions or not matching the function's blocks.
   uint64_t InvalidTraces = 0;
+  /// Those spanning two functions. perf2bolt 19 prints only these for
+  /// perf.data: it finds the others after printing its counts.
+  uint64_t SpanningTraces = 0;
   /// Branches dropped because their source is a return.
   uint64_t Returns = 0;
   /// Branches with both ends outside every function.

@@ -120,6 +120,10 @@ struct ReadCounts {
   uint64_t StackEntries = 0;
   /// perf: those of them without a branch stack.
   uint64_t SamplesWithoutStack = 0;
+  /// perf: the runs of those stacks (an entry's target to the next newer
+  /// entry's source) that start or end outside the binary. No trace holds
+  /// them; perf2bolt counts them among its traces, as out of range.
+  uint64_t ExternalRuns = 0;
 
   void add(const ReadCounts &Other) {
     Lines += Other.Lines;
@@ -127,6 +131,7 @@ struct ReadCounts {
     BinarySamples += Other.BinarySamples;
     StackEntries += Other.StackEntries;
     SamplesWithoutStack += Other.SamplesWithoutStack;
+    ExternalRuns += Other.ExternalRuns;
   }
 };
 
