@@ -143,7 +143,6 @@ private:
   bool canRun(uint32_t First, uint64_t Begin, uint32_t Last, uint64_t End);
   bool isHardwareRepeat(const Trace &T);
   void addRepeat(const Trace &T);
-  bool landsAfterInterrupt(const Trace &T, uint32_t Entry);
   uint32_t blockBeforeGap(uint64_t Address) const;
   bool enteredByReturn(const Trace &T);
   bool endsWithCall(uint32_t Entry);
@@ -363,12 +362,6 @@ bool BlockCounter::targetFits(const Trace &T,
   return I && I->end() == T.To;
 }
 
-/// A branch from kernel code (an interrupt's return) lands at any
-/// instruction.
-bool BlockCounter::landsAfterInterrupt(const Trace &T, uint32_t Entry) {
-  return T.FromKernel && positionOf(Entry, T.To) != Position::Inside;
-}
-
 /// A run starts at a block, or after a call (a return landed there).
 bool BlockCounter::runStartFits(uint32_t First, uint64_t Begin) {
   return Index.blockStart(First) == Begin || followsCall(Begin);
@@ -396,8 +389,7 @@ void BlockCounter::judgeTrace(const Trace &T) {
       noteEnd(Src, sourceFits(T, *Source, Src));
     }
     if (Dst != AddressIndex::NotFound)
-      noteEnd(Dst,
-              targetFits(T, Source, Src, Dst) || landsAfterInterrupt(T, Dst));
+      noteEnd(Dst, targetFits(T, Source, Src, Dst));
   }
   if (T.hasFallthrough()) {
     uint64_t Begin = T.To, End = T.FallthroughEnd;
@@ -410,8 +402,7 @@ void BlockCounter::judgeTrace(const Trace &T) {
     bool Whole = Begin <= End && First != AddressIndex::NotFound &&
                  Last != AddressIndex::NotFound && Index.sameRange(First, Last);
     if (First != AddressIndex::NotFound)
-      noteEnd(First, Whole && (runStartFits(First, Begin) ||
-                               landsAfterInterrupt(T, First)));
+      noteEnd(First, Whole && runStartFits(First, Begin));
     if (Last != AddressIndex::NotFound)
       noteEnd(Last, Whole && runEndFits(Last, End));
   }

@@ -10,6 +10,7 @@
 #include "bbmap/Profile/RecordTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -115,13 +116,20 @@ unsigned PerfAggregator::RawCounts::EntryInfo::getHashValue(const Entry &E) {
 void PerfAggregator::RawCounts::addStack(ViewID View,
                                          ArrayRef<PerfBranch> Stack) {
   HasBranches = true;
+  // Entries with an end in kernel code are left out before the others are
+  // paired into runs, as perf2bolt does (--ignore-interrupt-lbr): an
+  // interrupt returns where it struck, so the run goes on across it.
+  SmallVector<PerfBranch, 32> User;
+  for (const PerfBranch &B : Stack)
+    if (!isKernelAddress(B.From) && !isKernelAddress(B.To))
+      User.push_back(B);
+  Read.StackEntries += User.size();
   // LBR sometimes repeats its newest entry: both copies are marked.
-  bool Repeated = Stack.size() > 1 && Stack[0].From == Stack[1].From &&
-                  Stack[0].To == Stack[1].To;
+  bool Repeated = User.size() > 1 && User[0].From == User[1].From &&
+                  User[0].To == User[1].To;
   uint64_t End = 0,
            ViewAndEnd = uint64_t(View) << 2 | (Repeated ? Duplicate : 0);
-  for (auto [I, B] : enumerate(Stack)) {
-    Read.StackEntries += !isKernelAddress(B.From) && !isKernelAddress(B.To);
+  for (auto [I, B] : enumerate(User)) {
     Counts &C = Entries[{B.From, B.To, End, ViewAndEnd}];
     ++C.Count;
     C.Mispreds += B.Mispred;
@@ -301,12 +309,11 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       std::optional<uint64_t> From = translate(V, E.From);
       std::optional<uint64_t> To = translate(V, E.To);
       // perf2bolt counts every run among its traces, one that leaves the
-      // binary as out of range. It makes none that starts or ends in kernel
-      // code: it drops those entries first (--ignore-interrupt-lbr).
+      // binary as out of range.
       bool HasRun = E.ViewAndEnd & RawCounts::HasEnd;
       std::optional<uint64_t> End =
           HasRun && To ? translate(V, E.End) : std::nullopt;
-      if (HasRun && !End && !isKernelAddress(E.To) && !isKernelAddress(E.End))
+      if (HasRun && !End)
         Profile.Read.ExternalRuns += Sum.Count;
       if (!From && !To) {
         Profile.Skipped.Outside += Sum.Count;
@@ -317,7 +324,6 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       T.To = To.value_or(0);
       T.FromExternal = !From;
       T.ToExternal = !To;
-      T.FromKernel = !From && isKernelAddress(E.From);
       T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
       if (End) {
         T.Kind = TraceKind::BranchAndFallthrough;
@@ -345,9 +351,9 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   // Hash order is no order: sort, so that equal inputs give equal profiles.
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
     return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,
-                    A.ToExternal, A.FromKernel, A.Repeated) <
+                    A.ToExternal, A.Repeated) <
            std::tie(B.From, B.To, B.FallthroughEnd, B.Kind, B.FromExternal,
-                    B.ToExternal, B.FromKernel, B.Repeated);
+                    B.ToExternal, B.Repeated);
   });
   llvm::sort(Profile.Samples, [](const Sample &A, const Sample &B) {
     return A.Address < B.Address;

@@ -22,8 +22,7 @@ unsigned RecordTable::KeyInfo::getHashValue(const Key &K) {
 std::pair<Trace &, bool> RecordTable::addTrace(BranchProfile &P,
                                                const Trace &T) {
   Key K{T.From, T.To, T.FallthroughEnd, uint8_t(T.Kind),
-        uint8_t(T.FromExternal | T.ToExternal << 1 | T.FromKernel << 2 |
-                T.Repeated << 3)};
+        uint8_t(T.FromExternal | T.ToExternal << 1 | T.Repeated << 2)};
   auto [It, New] = Index.try_emplace(K, P.Traces.size());
   if (New)
     P.Traces.push_back(T);

@@ -70,9 +70,6 @@ struct Trace {
   /// addresses of other objects).
   bool FromExternal = false;
   bool ToExternal = false;
-  /// Set when the branch left kernel code (an interrupt's or a system
-  /// call's return to user code), which may land at any instruction.
-  bool FromKernel = false;
   /// Set on the newest entry of a branch stack that the next one repeats,
   /// and on that next one (whose run then ends at its own source). LBR
   /// sometimes repeats its newest entry: where that run cannot run, the

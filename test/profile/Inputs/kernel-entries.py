@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""kernel-entries.py - turns perf script branch stacks into stacks that an
-interrupt cut, as LBR records them with a user-only filter: in every Nth
-stack the second newest entry becomes a return from kernel code that lands
-at the newest entry's source (an instruction inside its block, where the
-interrupt hit), so its run has no length.
+"""kernel-entries.py - adds to perf script branch stacks what an interrupt
+adds to LBR under a user-only filter: in every Nth stack, an entry from
+kernel code back to the instruction the interrupt struck, inserted between
+the two newest entries. It lands at the newest entry's source, inside the
+run between the two, and the run it splits still ran whole.
 
 Usage: kernel-entries.py SCRIPT N > OUT
 """
@@ -20,10 +20,9 @@ def main():
         entries = stack.split()
         if sep and len(entries) > 1:
             if n % every == 0:
-                newest_source = entries[0].split('/')[0]
-                fields = entries[1].split('/')
-                fields[0], fields[1] = KERNEL, newest_source
-                entries[1] = '/'.join(fields)
+                fields = entries[0].split('/')
+                fields[0], fields[1] = KERNEL, fields[0]
+                entries.insert(1, '/'.join(fields))
                 line = head + sep + '  '.join(entries) + ' \n'
             n += 1
         sys.stdout.write(line)
