@@ -524,6 +524,14 @@ bool BoltFunctionView::analyzedTailCall(const Instruction &I) const {
   return It == JumpTargets.end() || It->second.empty();
 }
 
+bool BoltFunctionView::hasUnknownControlFlow() const {
+  for (size_t I = 0; I < Instrs.size(); ++I)
+    if (Instrs[I].Kind == InstrKind::IndirectBranch && isUnknownJump(I) &&
+        RestoredJump != I)
+      return true;
+  return false;
+}
+
 bool BoltFunctionView::isUnknownJump(size_t Index) const {
   auto It = JumpTargets.find(Index);
   return StrictMode && !isTailCall(Instrs[Index]) &&

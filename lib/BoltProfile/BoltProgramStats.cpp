@@ -43,6 +43,16 @@ bool isSimple(BoltRecordAggregator &Records, const BoltFunction &F,
   return View && View->isSimple() && !View->hasUnclaimedReference();
 }
 
+/// PrintProgramStats counts the simple functions with an indirect jump
+/// BOLT cannot follow, profiled or not.
+bool hasUnknownControlFlow(BoltRecordAggregator &Records, const BoltFunction &F,
+                           bool SplitParent) {
+  if (F.IsPseudo || !isSimple(Records, F, SplitParent))
+    return false;
+  const BoltFunctionView *View = Records.viewOf(F);
+  return View && View->hasUnknownControlFlow();
+}
+
 /// BOLT gives a function a profile when a branch enters it from elsewhere
 /// (recordEntry()) or, in a simple function, when any record is its
 /// (recordExit(), its branches and runs); with IP samples, when it has
@@ -94,7 +104,7 @@ double densityOf(std::vector<std::pair<double, uint64_t>> List,
 } // namespace
 
 BoltProgramStats programStats(BoltRecordAggregator &Records, bool BasicSamples,
-                              uint64_t Cutoff) {
+                              uint64_t Cutoff, bool CountUnknownControlFlow) {
   ArrayRef<BoltFunction> Functions = Records.functions().functions();
   // A split function's executed bytes are spread over all its fragments.
   DenseMap<const BoltFunction *, uint64_t> FragmentSizes;
@@ -111,11 +121,14 @@ BoltProgramStats programStats(BoltRecordAggregator &Records, bool BasicSamples,
     if (isPLTEntry(F))
       continue;
     ++Stats.Functions;
+    auto Fragments = FragmentSizes.find(&F);
+    bool SplitParent = Fragments != FragmentSizes.end();
+    if (CountUnknownControlFlow && Records.functions().hasRelocations())
+      Stats.UnknownControlFlow +=
+          hasUnknownControlFlow(Records, F, SplitParent);
     const BoltFunctionRecords *R = RecordsOf.lookup(&F);
     if (!R)
       continue;
-    auto Fragments = FragmentSizes.find(&F);
-    bool SplitParent = Fragments != FragmentSizes.end();
     bool Simple = isSimple(Records, F, SplitParent);
     if (!hasProfile(*R, Simple, BasicSamples))
       continue;

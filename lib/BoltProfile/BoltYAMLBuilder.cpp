@@ -304,7 +304,8 @@ public:
   FdataStats stats() {
     FdataStats Stats = Records.stats();
     Stats.Program =
-        programStats(Records, Options.BasicSamples, Options.DensityCutoff);
+        programStats(Records, Options.BasicSamples, Options.DensityCutoff,
+                     Options.CountUnknownControlFlow);
     return Stats;
   }
 

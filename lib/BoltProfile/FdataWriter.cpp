@@ -94,7 +94,8 @@ Expected<FdataStats> writeFdata(const BranchProfile &Profile,
   Stats.Objects = writeRecords(Records, Options.BasicSamples,
                                Options.PerfEventNames, Profile.Events, OS);
   Stats.Program =
-      programStats(Records, Options.BasicSamples, Options.DensityCutoff);
+      programStats(Records, Options.BasicSamples, Options.DensityCutoff,
+                   Options.CountUnknownControlFlow);
   return Stats;
 }
 

@@ -372,6 +372,10 @@ void printProgramStats(const BoltProgramStats &S, uint64_t Cutoff,
     OS << "BOLT-INFO: " << S.ProfiledNotSimple << " function"
        << (S.ProfiledNotSimple == 1 ? "" : "s")
        << " with profile could not be optimized\n";
+  if (S.UnknownControlFlow)
+    OS << "BOLT-INFO: " << S.UnknownControlFlow
+       << " functions have instructions with unknown control flow. Use "
+          "-print-unknown to see the list.\n";
   if (Words19)
     return;
   if (S.Density == 0)
@@ -469,6 +473,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   Request.BasicSamples = Opts.BasicEvents || Opts.NoLBR;
   Request.SampleEvents = false;
   Request.DensityCutoff = Opts.DensityCutoff;
+  Request.CountUnknownControlFlow = true;
   Request.IgnoreBuildID = Opts.IgnoreBuildID;
 
   std::string Inputs = join(Opts.PerfData, ", ");

@@ -472,7 +472,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
     Options.SampleEvents = R.SampleEvents;
     Options.PerfEventNames = PerfEventNames;
     Options.DensityCutoff = R.DensityCutoff;
-    Options.DensityCutoff = R.DensityCutoff;
+    Options.CountUnknownControlFlow = R.CountUnknownControlFlow;
     Options.Threads = R.Threads;
     boltyaml::writeBoltYAML(
         unwrap(R.BinaryPath, buildBoltYAML(Profile, Binary, Decoder, Options,
@@ -484,6 +484,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
   Options.BasicSamples = BasicSamples;
   Options.PerfEventNames = PerfEventNames;
   Options.DensityCutoff = R.DensityCutoff;
+  Options.CountUnknownControlFlow = R.CountUnknownControlFlow;
   auto Records = std::make_unique<BoltRecordAggregator>(Binary, Decoder,
                                                         R.Dialect, R.Threads);
   Outcome.Stats =

@@ -70,6 +70,8 @@ struct ProfileRequest {
   /// The share of the samples perf2bolt's density is measured over, in
   /// millionths (its --profile-density-cutoff-hot).
   uint64_t DensityCutoff = DefaultDensityCutoff;
+  /// Count the functions perf2bolt says have unknown control flow.
+  bool CountUnknownControlFlow = false;
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;

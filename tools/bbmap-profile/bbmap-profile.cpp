@@ -33,8 +33,7 @@ constexpr StringRef ToolName = "bbmap-profile";
 cl::OptionCategory ProfileCategory("bbmap-profile options");
 
 cl::opt<std::string> BinaryPath(cl::Positional, cl::Required,
-                                cl::desc("<binary>"),
-                                cl::cat(ProfileCategory));
+                                cl::desc("<binary>"), cl::cat(ProfileCategory));
 cl::opt<std::string>
     InputBinaryPath("input-binary",
                     cl::desc("BINARY was BOLTed with --enable-bat: charge "

@@ -132,6 +132,10 @@ public:
   /// jump tables' targets: validateExternallyReferencedOffsets() fails, and
   /// BOLT does not optimize the function (a computed goto's label table).
   bool hasUnclaimedReference() const { return UnclaimedReference; }
+  /// In strict mode, an indirect jump BOLT can follow neither as a tail
+  /// call nor through a jump table, other than the one whose table BOLT
+  /// sets again (hasUnknownControlFlow()).
+  bool hasUnknownControlFlow() const;
   /// \p Address lies in one of the function's jump tables.
   bool inJumpTable(uint64_t Address) const;
   /// BOLT takes \p I for a tail call: a direct jump or jcc out of the

@@ -25,6 +25,9 @@ struct BoltProgramStats {
   /// Functions with a profile that are not simple (BOLT cannot optimize
   /// them).
   uint64_t ProfiledNotSimple = 0;
+  /// Simple functions, profiled or not, with an indirect jump BOLT cannot
+  /// follow (strict mode, a binary with relocations); counted when asked.
+  uint64_t UnknownControlFlow = 0;
   /// The density; 0 when no function has samples.
   double Density = 0;
 };
@@ -35,9 +38,12 @@ constexpr uint64_t DefaultDensityCutoff = 990000;
 
 /// What BOLT reports of \p Records' functions (IP samples with
 /// \p BasicSamples), the density over \p Cutoff millionths of the samples.
-/// Builds BOLT's blocks of the profiled functions.
+/// Builds BOLT's blocks of the profiled functions, and with
+/// \p CountUnknownControlFlow of every function of a binary with
+/// relocations (as BOLT disassembles them all there).
 BoltProgramStats programStats(BoltRecordAggregator &Records, bool BasicSamples,
-                              uint64_t Cutoff = DefaultDensityCutoff);
+                              uint64_t Cutoff = DefaultDensityCutoff,
+                              bool CountUnknownControlFlow = false);
 
 } // namespace bbmap
 

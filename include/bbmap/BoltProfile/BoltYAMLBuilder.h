@@ -39,8 +39,9 @@ struct BoltYAMLOptions {
   /// Name the events as perf prints them, with a colon (the profile came
   /// from perf.data or perf script), as perf2bolt does.
   bool PerfEventNames = false;
-  /// FdataOptions::DensityCutoff.
+  /// FdataOptions::DensityCutoff and CountUnknownControlFlow.
   uint64_t DensityCutoff = DefaultDensityCutoff;
+  bool CountUnknownControlFlow = false;
   /// The hash function of the function and block hashes (`hash-func`).
   boltyaml::HashFunction Hash = boltyaml::HashFunction::XXH3;
   /// Number blocks and hash the function in DFS order (`dfs-order`).

@@ -34,6 +34,9 @@ struct FdataOptions {
   /// The share of the samples the density is measured over, in millionths
   /// (perf2bolt's --profile-density-cutoff-hot).
   uint64_t DensityCutoff = DefaultDensityCutoff;
+  /// Count the functions with unknown control flow
+  /// (BoltProgramStats::UnknownControlFlow), which reads every function.
+  bool CountUnknownControlFlow = false;
 };
 
 /// Adds \p Profile to \p Records (made for the profiled file, in the
