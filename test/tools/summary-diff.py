@@ -18,7 +18,8 @@ LEFT_OUT = re.compile(
     r"^(BOLT-INFO: (Target architecture|BOLT version|first alloc address|"
     r"creating new program header table|enabling |pre-processing profile|"
     r"forcing -jump-tables=|binary build-id is|shared object or "
-    r"position-independent executable detected)|"
+    r"position-independent executable detected|fixed indirect branch "
+    r"detected)|"
     r"PERF2BOLT: (spawning perf job|waiting for perf|matched build-id|"
     r"parsing perf-script|input binary is associated with))")
 WARNINGS = re.compile(
