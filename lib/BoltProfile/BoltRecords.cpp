@@ -333,17 +333,9 @@ void BoltRecordAggregator::addTrace(const Trace &T) {
 uint64_t BoltRecordAggregator::blockSizeAt(const BoltFunction &F,
                                            uint64_t Offset) {
   const BoltFunctionView *View = viewOf(F);
-  if (!View || Offset >= View->size())
-    return 0;
-  ArrayRef<BoltFunctionView::Block> Blocks = View->blocks();
-  auto Next =
-      llvm::partition_point(Blocks, [&](const BoltFunctionView::Block &B) {
-        return B.Start <= Offset;
-      });
-  if (Next == Blocks.begin())
-    return 0;
-  uint64_t End = Next == Blocks.end() ? View->size() : Next->Start;
-  return End - std::prev(Next)->Start;
+  std::optional<size_t> BB =
+      View ? View->blockContaining(Offset) : std::nullopt;
+  return BB ? View->blockEnd(*BB) - View->blocks()[*BB].Start : 0;
 }
 
 void BoltRecordAggregator::addSample(const Sample &S) {

@@ -61,7 +61,6 @@ public:
 private:
   void recordBranch(uint64_t From, uint64_t To, const BoltCounts &C);
   BoltCounts &edge(size_t From, size_t To);
-  std::optional<size_t> blockContaining(uint64_t Offset) const;
   std::vector<boltyaml::CallSite> callSites(size_t BB) const;
   bool isListed(size_t BB) const;
 
@@ -75,17 +74,6 @@ private:
   std::map<uint64_t, CallRecords> Calls;
 };
 
-std::optional<size_t> FunctionProfile::blockContaining(uint64_t Offset) const {
-  ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
-  if (Offset >= View.size() || Blocks.empty())
-    return std::nullopt;
-  auto It =
-      llvm::partition_point(Blocks, [&](const BoltFunctionView::Block &B) {
-        return B.Start <= Offset;
-      });
-  return std::prev(It) - Blocks.begin();
-}
-
 BoltCounts &FunctionProfile::edge(size_t From, size_t To) {
   // getBranchInfo(): the first successor that is To.
   const auto &Succs = View.blocks()[From].Successors;
@@ -97,7 +85,7 @@ void FunctionProfile::addEntry(uint64_t To, uint64_t Count) {
     ExecCounts[0] += Count;
   // DataReader::readProfile(): an entry at a secondary entry point counts
   // for its block.
-  std::optional<size_t> BB = blockContaining(To);
+  std::optional<size_t> BB = View.blockContaining(To);
   if (To != 0 && BB && View.blocks()[*BB].IsEntryPoint)
     ExecCounts[*BB] += Count;
 }
@@ -106,8 +94,8 @@ void FunctionProfile::addEntry(uint64_t To, uint64_t Count) {
 void FunctionProfile::recordBranch(uint64_t From, uint64_t To,
                                    const BoltCounts &C) {
   ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
-  std::optional<size_t> FromBB = blockContaining(From);
-  std::optional<size_t> ToBB = blockContaining(To);
+  std::optional<size_t> FromBB = View.blockContaining(From);
+  std::optional<size_t> ToBB = View.blockContaining(To);
   if (!FromBB || !ToBB || From == To || Blocks[*FromBB].Successors.empty())
     return;
   ArrayRef<Instruction> Instrs = View.instructions();
@@ -270,7 +258,7 @@ std::vector<boltyaml::Block> sampleBlocks(const BoltFunctionView &View,
   ArrayRef<BoltFunctionView::Block> Blocks = View.blocks();
   std::vector<boltyaml::Block> Result;
   for (uint32_t BB : Order) {
-    uint64_t End = BB + 1 < Blocks.size() ? Blocks[BB + 1].Start : View.size();
+    uint64_t End = View.blockEnd(BB);
     uint64_t Samples = 0;
     for (auto It = R.Samples.lower_bound(Blocks[BB].Start);
          It != R.Samples.end() && It->first < End; ++It)

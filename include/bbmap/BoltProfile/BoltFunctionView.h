@@ -112,6 +112,12 @@ public:
 
   /// The instruction starting at offset \p Offset, if any.
   const Instruction *instructionAt(uint64_t Offset) const;
+  /// The block holding offset \p Offset, if any.
+  std::optional<size_t> blockContaining(uint64_t Offset) const;
+  /// Where block \p BB ends: the next block's start, or the function's end.
+  uint64_t blockEnd(size_t BB) const {
+    return BB + 1 < Blocks.size() ? Blocks[BB + 1].Start : Size;
+  }
 
   uint64_t address() const { return Address; }
   /// The symbol size: the extent of the disassembly.
@@ -186,7 +192,6 @@ private:
   /// (UnmatchedTableJumps).
   bool isUnknownJump(size_t Index) const;
   void addEdge(size_t From, size_t To);
-  std::optional<size_t> blockContaining(uint64_t Offset) const;
   bool isCall(const Instruction &I) const;
   bool isSuccessor(size_t BB, size_t Next) const;
   size_t adjustForCall(size_t FromBB, uint64_t From, TraceOrigin Origin,
