@@ -399,25 +399,17 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
   if (!File)
     return File.takeError();
 
-  PerfScriptOptions ScriptOptions;
-  ScriptOptions.BinaryName =
-      Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
-  ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
-  ScriptOptions.ByNameOnly = !Options.BinaryName.empty();
   Expected<std::vector<RecordedBuildID>> IDs =
       listBuildIDs(Ref, Mapped, **File);
   if (!IDs)
     return IDs.takeError();
-  Expected<std::string> RecordedName =
-      checkRecordedBuildID(*IDs, Binary, ScriptOptions.BinaryName,
-                           Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
-  if (!RecordedName)
-    return RecordedName.takeError();
-  if (!RecordedName->empty() && Options.BinaryName.empty())
-    ScriptOptions.BinaryName = *RecordedName;
+  Expected<PerfScriptOptions> ScriptOptions =
+      scriptOptionsFor(*IDs, Binary, Options);
+  if (!ScriptOptions)
+    return ScriptOptions.takeError();
 
   unsigned Threads = threadCount(Options.Threads);
-  PerfAggregator Aggregator(Binary, ScriptOptions);
+  PerfAggregator Aggregator(Binary, *ScriptOptions);
   (*File)->setMapped(Mapped);
   NativeReader Reader(**File, Aggregator, Threads);
   Error E = Reader.read();

@@ -116,8 +116,9 @@ std::vector<RecordedBuildID> parseBuildIDList(StringRef List) {
   return IDs;
 }
 
-} // namespace
-
+/// Checks \p Binary against the build IDs a perf.data file lists and
+/// returns the file name perf knew the binary by when it differs from
+/// \p Name (else empty).
 Expected<std::string> checkRecordedBuildID(ArrayRef<RecordedBuildID> Listed,
                                            const PerfBinary &Binary,
                                            StringRef Name, bool Ignore) {
@@ -142,6 +143,26 @@ Expected<std::string> checkRecordedBuildID(ArrayRef<RecordedBuildID> Listed,
   return makeError("the perf data lists no file with the binary's build-id " +
                    Binary.BuildID + " and no file named " + Name +
                    " (ignore the build-id to read it anyway)");
+}
+
+} // namespace
+
+Expected<PerfScriptOptions> scriptOptionsFor(ArrayRef<RecordedBuildID> Listed,
+                                             const PerfBinary &Binary,
+                                             const PerfDataOptions &Options) {
+  PerfScriptOptions ScriptOptions;
+  ScriptOptions.BinaryName =
+      Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
+  ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
+  ScriptOptions.ByNameOnly = !Options.BinaryName.empty();
+  Expected<std::string> RecordedName =
+      checkRecordedBuildID(Listed, Binary, ScriptOptions.BinaryName,
+                           Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
+  if (!RecordedName)
+    return RecordedName.takeError();
+  if (!RecordedName->empty() && !ScriptOptions.ByNameOnly)
+    ScriptOptions.BinaryName = *RecordedName;
+  return ScriptOptions;
 }
 
 Expected<std::string> findPerf(StringRef Explicit) {
@@ -183,23 +204,14 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
     return Events.takeError();
   bool Branches = hasBranchStack(Events->Buffer->getBuffer());
 
-  PerfScriptOptions ScriptOptions;
-  ScriptOptions.BinaryName =
-      Options.BinaryName.empty() ? Binary.Name : Options.BinaryName;
-  ScriptOptions.IgnoreBuildID = Options.IgnoreBuildID;
-  ScriptOptions.ByNameOnly = !Options.BinaryName.empty();
   Expected<PerfOutput> IDs =
       runPerf(*Perf, {"buildid-list", "-f", "-i", PerfData});
   if (!IDs)
     return IDs.takeError();
-  Expected<std::string> RecordedName =
-      checkRecordedBuildID(parseBuildIDList(IDs->Buffer->getBuffer()), Binary,
-                           ScriptOptions.BinaryName,
-                           Options.IgnoreBuildID || ScriptOptions.ByNameOnly);
-  if (!RecordedName)
-    return RecordedName.takeError();
-  if (!RecordedName->empty() && Options.BinaryName.empty())
-    ScriptOptions.BinaryName = *RecordedName;
+  Expected<PerfScriptOptions> ScriptOptions = scriptOptionsFor(
+      parseBuildIDList(IDs->Buffer->getBuffer()), Binary, Options);
+  if (!ScriptOptions)
+    return ScriptOptions.takeError();
 
   Expected<PerfOutput> Script =
       runPerf(*Perf, {"script", "-f", "-i", PerfData, "-F",
@@ -208,7 +220,7 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
   if (!Script)
     return Script.takeError();
   Expected<BranchProfile> Profile =
-      PerfScriptReader::read(Script->ref(), Binary, ScriptOptions);
+      PerfScriptReader::read(Script->ref(), Binary, *ScriptOptions);
   if (Profile)
     Profile->HasBranches = Branches;
   return Profile;

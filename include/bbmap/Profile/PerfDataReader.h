@@ -67,13 +67,14 @@ struct RecordedBuildID {
   std::string Path;
 };
 
-/// Checks \p Binary against the build IDs a perf.data file lists and
-/// returns the file name perf knew the binary by when it differs from
-/// \p Name (else empty); see readPerfData.
-llvm::Expected<std::string>
-checkRecordedBuildID(llvm::ArrayRef<RecordedBuildID> Listed,
-                     const PerfBinary &Binary, llvm::StringRef Name,
-                     bool Ignore);
+/// The options a perf.data file's events are read with (both decoders):
+/// mmaps of Options.BinaryName alone when given (no build ID checked), else
+/// of the binary's file name, or of the name perf knew a file with the
+/// binary's build ID by. Checks \p Binary against the build IDs the file
+/// lists (\p Listed); a mismatch is an error unless Options.IgnoreBuildID.
+llvm::Expected<PerfScriptOptions>
+scriptOptionsFor(llvm::ArrayRef<RecordedBuildID> Listed,
+                 const PerfBinary &Binary, const PerfDataOptions &Options);
 
 /// Reads a perf.data file with lib/Perf (PerfDataOptions::Decoder Native).
 llvm::Expected<BranchProfile>
