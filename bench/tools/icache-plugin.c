@@ -26,6 +26,12 @@
  * without relinking. The output's LINE is the shifted line, its ADDR the
  * code's own address.
  *
+ * shifts=LO-HI:D1:D2:... (hex LO < HI, decimal deltas) simulates, beside
+ * the cache above, one more cache per delta, each seeing the code at
+ * [LO, HI) moved by its delta: the misses of several placements of the same
+ * code from one run. Their totals are written as "# placement D MISSES"
+ * lines (per-line counters are kept for the main cache only).
+ *
  * only=LO-HI (hex) simulates the fetches of the code at [LO, HI) alone, as
  * if no other code ran: the misses a part of the program causes itself,
  * without the code of libraries competing for the same sets.
@@ -140,9 +146,24 @@ static uint64_t set_mask;
 static uint64_t *tags; /* per set, ASSOC line numbers, most recent first */
 static uint64_t instructions, fetches, misses;
 
-/* Fetches LINE; true on a miss. */
-static bool fetch(uint64_t line) {
-  uint64_t *set = tags + (line & set_mask) * assoc;
+/* The caches of shifts=: MAX_PLACEMENTS at most, each with its own tags. */
+#define MAX_PLACEMENTS 64
+static size_t n_placements;
+static int64_t placement_delta[MAX_PLACEMENTS];
+static uint64_t *placement_tags[MAX_PLACEMENTS];
+static uint64_t placement_misses[MAX_PLACEMENTS];
+static uint64_t placements_lo, placements_hi;
+
+static uint64_t *new_tags(void) {
+  uint64_t *t = xmalloc((set_mask + 1) * assoc * sizeof *t);
+  for (size_t i = 0; i < (set_mask + 1) * assoc; i++)
+    t[i] = UINT64_MAX; /* no line */
+  return t;
+}
+
+/* Fetches LINE into the cache of tags T; true on a miss. */
+static bool fetch_in(uint64_t *t, uint64_t line) {
+  uint64_t *set = t + (line & set_mask) * assoc;
   if (set[0] == line)
     return false;
   unsigned w = 1;
@@ -156,11 +177,14 @@ static bool fetch(uint64_t line) {
   return miss;
 }
 
+static bool fetch(uint64_t line) { return fetch_in(tags, line); }
+
 /* ---- Translation and execution --------------------------------------- */
 
 struct tb_lines {
   uint64_t n_insns;
   size_t n;
+  uint64_t *placed[MAX_PLACEMENTS]; /* each placement's lines, 0-ended */
   uint64_t line[];
   /* followed by n uint32_t indexes into stats */
 };
@@ -193,6 +217,33 @@ static void on_tb_exec(unsigned int vcpu_index, void *userdata) {
       misses++;
     }
   }
+  for (size_t p = 0; p < n_placements; p++)
+    for (const uint64_t *l = t->placed[p]; *l; l++)
+      placement_misses[p] += fetch_in(placement_tags[p], *l);
+}
+
+/* The lines the N instructions of TB fetch with the code at
+ * [placements_lo, placements_hi) moved by DELTA, repeats removed, 0-ended
+ * (no line 0 is ever code). */
+static uint64_t *placed_lines(struct qemu_plugin_tb *tb, size_t n,
+                              int64_t delta) {
+  uint64_t *lines = xmalloc((2 * n + 1) * sizeof *lines);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+    uint64_t a = qemu_plugin_insn_vaddr(insn);
+    if (a < only_lo || a >= only_hi)
+      continue;
+    if (a >= placements_lo && a < placements_hi)
+      a += (uint64_t)delta;
+    size_t size = qemu_plugin_insn_size(insn);
+    uint64_t first = a >> line_bits, last = (a + (size ? size : 1) - 1) >> line_bits;
+    for (uint64_t l = first; l <= last; l++)
+      if (k == 0 || lines[k - 1] != l)
+        lines[k++] = l;
+  }
+  lines[k] = 0;
+  return lines;
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -228,6 +279,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   for (size_t i = 0; i < k; i++)
     idx[i] = stat_index(t->line[i], entered[i]);
   free(lines);
+  for (size_t p = 0; p < n_placements; p++)
+    t->placed[p] = placed_lines(tb, n, placement_delta[p]);
   /* Kept until exit: an old copy of a retranslated TB may still run. */
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, CB_NO_REGS, t);
 }
@@ -253,6 +306,9 @@ static void write_stats(qemu_plugin_id_t id, void *userdata) {
   fprintf(f, "# instructions %llu\n# fetches %llu\n# misses %llu\n",
           (unsigned long long)instructions, (unsigned long long)fetches,
           (unsigned long long)misses);
+  for (size_t p = 0; p < n_placements; p++)
+    fprintf(f, "# placement %lld %llu\n", (long long)placement_delta[p],
+            (unsigned long long)placement_misses[p]);
   write_guest_maps(f);
   qsort(stats, stats_used, sizeof *stats, compare_lines);
   for (size_t i = 0; i < stats_used; i++)
@@ -263,6 +319,24 @@ static void write_stats(qemu_plugin_id_t id, void *userdata) {
               (unsigned long long)stats[i].fetches,
               (unsigned long long)stats[i].misses);
   close_result(f, out_path);
+}
+
+/* Parses shifts='s LO-HI:D1:D2:... into the placement globals. */
+static bool parse_placements(const char *arg) {
+  unsigned long long lo, hi;
+  int used;
+  if (sscanf(arg, "%llx-%llx%n", &lo, &hi, &used) != 2 || lo >= hi)
+    return false;
+  placements_lo = lo, placements_hi = hi;
+  for (arg += used; *arg == ':'; arg += used) {
+    long long delta;
+    if (n_placements == MAX_PLACEMENTS ||
+        sscanf(arg + 1, "%lld%n", &delta, &used) != 1)
+      return false;
+    used++;
+    placement_delta[n_placements++] = delta;
+  }
+  return *arg == 0 && n_placements > 0;
 }
 
 static bool power_of_two(unsigned long v) { return v && !(v & (v - 1)); }
@@ -308,6 +382,14 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
         return -1;
       }
       shift_lo = lo, shift_hi = hi, shift_delta = delta;
+    } else if (strncmp(argv[i], "shifts=", 7) == 0) {
+      if (!parse_placements(argv[i] + 7)) {
+        fprintf(stderr,
+                "icache-plugin: bad '%s': want shifts=LO-HI:D1:D2:... (hex "
+                "LO < HI, up to %d decimal deltas)\n",
+                argv[i], MAX_PLACEMENTS);
+        return -1;
+      }
     } else if (strncmp(argv[i], "only=", 5) == 0) {
       unsigned long long lo, hi;
       char tail;
@@ -322,7 +404,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     } else {
       fprintf(stderr,
               "icache-plugin: unknown argument '%s' (use out=FILE, size=N, "
-              "assoc=N, line=N, shift=LO-HI+DELTA, only=LO-HI)\n",
+              "assoc=N, line=N, shift=LO-HI+DELTA, shifts=LO-HI:D1:..., "
+              "only=LO-HI)\n",
               argv[i]);
       return -1;
     }
@@ -342,9 +425,9 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   line_bits = (unsigned)__builtin_ctzl(line);
   assoc = (unsigned)ways;
   set_mask = size / (ways * line) - 1;
-  tags = xmalloc((set_mask + 1) * assoc * sizeof *tags);
-  for (size_t i = 0; i < (set_mask + 1) * assoc; i++)
-    tags[i] = UINT64_MAX; /* no line */
+  tags = new_tags();
+  for (size_t p = 0; p < n_placements; p++)
+    placement_tags[p] = new_tags();
   stats_cap = 1 << 16;
   stats = xmalloc(stats_cap * sizeof *stats);
   slots_init(1 << 17);
