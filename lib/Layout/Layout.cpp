@@ -224,8 +224,7 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  double ColdFraction = Options.ColdFraction.value_or(
-      P.Kind == CountKind::Executions ? DefaultColdFraction : 0);
+  double ColdFraction = Options.ColdFraction;
   std::vector<BlockEdge> AllEdges = sortedEdges(P);
   // Two more items, taken first: the function order and the compile units
   // of functions that share their name (DWARF, read on one thread). They
@@ -297,7 +296,10 @@ void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
   }
 }
 
-void writeSymbolOrder(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+void writeSymbolOrder(ArrayRef<FunctionLayout> Layout, raw_ostream &OS,
+                      StringRef First) {
+  if (!First.empty())
+    OS << First << "\n";
   // lld places every symbol of a name at that name's first line (local
   // functions of one name too) and warns about a name listed twice.
   StringSet<> Written;

@@ -20,11 +20,14 @@
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
 #include "bbmap/Profile/PreAggregatedWriter.h"
+#include "bbmap/Profile/ProcessCode.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -77,8 +80,13 @@ StringRef formatName(ProfileFormat F) {
   return "";
 }
 
+/// The page size loaders move objects by: a hot line's page offset is fixed
+/// at the link (4 KiB pages, as Linux on x86-64 and Debian's arm64 use).
+constexpr uint64_t PlacementPage = 4096;
+
 bool isLayout(OutputFormat F) {
-  return F == OutputFormat::Clusters || F == OutputFormat::SymbolOrder;
+  return F == OutputFormat::Clusters || F == OutputFormat::SymbolOrder ||
+         F == OutputFormat::Placement;
 }
 
 bool isRecords(OutputFormat F) {
@@ -189,6 +197,9 @@ private:
   void warnStale(const StaleMatchStats &S) const;
   void warnUnattributed(ArrayRef<FunctionLayout> Layout,
                         const MappedBinary &Binary) const;
+  void checkPlacement() const;
+  Placement place(ArrayRef<FunctionLayout> Layout,
+                  const MappedBinary &Profiled) const;
   void writeRecords(const ProfileOutput &O, const BranchProfile &Profile,
                     const MappedBinary &Binary,
                     const InstructionDecoder &Decoder, raw_ostream &OS);
@@ -233,6 +244,70 @@ Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
   if (R.Sources.size() == 1)
     return readProfile(R.Sources.front(), Recorded, Facts);
   return readProfiles(R.Sources, Recorded, Facts);
+}
+
+/// --format=placement weighs the placed binary's hot code against the
+/// other objects' code the profile saw run: a perf.data of the process.
+void ProfileRun::checkPlacement() const {
+  bool Placing = llvm::any_of(R.Outputs, [](const ProfileOutput &O) {
+    return O.Format == OutputFormat::Placement;
+  });
+  if (!Placing) {
+    if (!R.PlacedBinaryPath.empty())
+      usageError("--placed-binary goes with --format=placement");
+    return;
+  }
+  if (R.PlacedBinaryPath.empty())
+    usageError("--format=placement needs --placed-binary=FILE: the binary "
+               "built with the layout (with the plugin or "
+               "-fbasic-block-address-map, for its map)");
+  if (R.Sources.size() != 1 || R.Sources.front().Format != ProfileFormat::PerfData)
+    usageError("--format=placement needs one --perfdata profile of the "
+               "whole process: the code it ran in the libraries is what "
+               "the hot code is placed against");
+  if (!R.InputBinaryPath.empty() || !R.ProfiledBinaryPath.empty())
+    usageError("--format=placement does not go with --input-binary or "
+               "--profiled-binary");
+}
+
+/// The placement of the placed binary's hot code against the code the
+/// profile ran in the other objects of its processes.
+Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
+                            const MappedBinary &Profiled) const {
+  std::unique_ptr<MappedBinary> Placed =
+      unwrap(R.PlacedBinaryPath, MappedBinary::open(R.PlacedBinaryPath));
+  Triple::ArchType Arch = Placed->object().getArch();
+  CacheGeometry Cache = R.Cache.value_or(defaultCacheGeometry(Arch));
+  PlacementInput Input = unwrap(
+      R.PlacedBinaryPath, placedProgram(Layout, *Placed, Cache.LineBytes));
+  ProcessCode Code = unwrap(
+      Source.Path, readProcessCode(Source.Path,
+                                   sys::path::filename(Profiled.path()),
+                                   Cache.LineBytes));
+  if (!Code.BinaryWeight)
+    fail(Source.Path, "no sample in '" + Profiled.path() +
+                          "': the profile cannot weigh its code against "
+                          "the other objects'");
+  // The other objects' weights in the program's unit: the profile's
+  // weight of the binary's lines against their fetches by block counts.
+  double Fetches = 0;
+  for (const LineWeight &L : Input.Program)
+    Fetches += L.Fetches;
+  double Scale = Fetches / double(Code.BinaryWeight);
+  for (const auto &[Line, Weight] : Code.OtherLines)
+    Input.Others.push_back({Line.second % PlacementPage, Weight * Scale});
+  Placement P = choosePlacement(Input, Cache, PlacementPage);
+  WithColor::note(errs(), R.ToolName)
+      << "'" << R.PlacedBinaryPath << "': hot code at page offset 0x"
+      << utohexstr(P.PageOffset, /*LowerCase=*/true) << " (linked at 0x"
+      << utohexstr(P.LinkedPageOffset, /*LowerCase=*/true)
+      << "): modelled I-cache misses "
+      << llvm::format("%.4g", P.Cost / std::max(Fetches, 1.0)) << " of its fetches ("
+      << llvm::format("%.4g", P.LinkedCost / std::max(Fetches, 1.0))
+      << " as linked), against " << Input.Others.size() << " lines of "
+      << Code.Objects.size() << " other objects\n";
+  BuryPointer(std::move(Placed));
+  return P;
 }
 
 /// Refuses a binary whose blocks the profile cannot be charged to: one
@@ -495,6 +570,7 @@ void ProfileRun::writeRecords(const ProfileOutput &O,
 
 int ProfileRun::run() {
   checkOutputs();
+  checkPlacement();
   Phases.start("open", "open the binary and read the profile");
   std::unique_ptr<MappedBinary> Binary =
       unwrap(R.BinaryPath, MappedBinary::openFile(R.BinaryPath));
@@ -652,12 +728,21 @@ int ProfileRun::run() {
       return 1;
     }
     warnUnattributed(Layout, Charged);
+    std::optional<Placement> Placed;
+    if (format() == OutputFormat::Placement) {
+      Phases.start("place", "place the hot code against the libraries");
+      Placed = place(Layout, Charged);
+    }
     Phases.start("write", "write the output");
     for (size_t I = 0; I != R.Outputs.size(); ++I) {
       if (R.Outputs[I].Format == OutputFormat::Clusters)
         writeClusterProfile(Layout, R.LayoutFor, Outs[I]->os());
+      else if (R.Outputs[I].Format == OutputFormat::Placement)
+        writePlacementAssembly(*Placed, Charged.object().getArch(),
+                               PlacementPage, Outs[I]->os());
       else
-        writeSymbolOrder(Layout, Outs[I]->os());
+        writeSymbolOrder(Layout, Outs[I]->os(),
+                         Placed ? StringRef(PlacementSymbol) : StringRef());
     }
     leaveAllocated(Layout);
     leaveAllocated(Blocks);

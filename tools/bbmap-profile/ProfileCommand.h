@@ -15,6 +15,7 @@
 #include "bbmap/BoltProfile/BoltRecords.h"
 #include "bbmap/Layout/FlowInference.h"
 #include "bbmap/Layout/Layout.h"
+#include "bbmap/Layout/Placement.h"
 #include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include <cstdint>
@@ -31,7 +32,8 @@ enum class OutputFormat {
   YAML,
   PreAggregated,
   Clusters,
-  SymbolOrder
+  SymbolOrder,
+  Placement
 };
 
 /// One file to write; "-" is standard output.
@@ -76,7 +78,12 @@ struct ProfileRequest {
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;
   /// LayoutOptions::ColdFraction.
-  std::optional<double> ColdFraction;
+  double ColdFraction = 0;
+  /// --format=placement: the binary built with the layout, whose hot code
+  /// is placed, and the instruction cache it is placed for (unset: the
+  /// binary's architecture's, defaultCacheGeometry).
+  std::string PlacedBinaryPath;
+  std::optional<CacheGeometry> Cache;
   bool IgnoreBuildID = false;
   /// Threads for charging records, inference, layout and BOLT's function
   /// views (0: the machine's hardware threads); the result is the same for

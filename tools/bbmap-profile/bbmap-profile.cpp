@@ -111,6 +111,10 @@ cl::opt<OutputFormat> Format(
                           "a symbol ordering file (ld.lld "
                           "--symbol-ordering-file): hot functions in "
                           "cache-directed order"),
+               clEnumValN(OutputFormat::Placement, "placement",
+                          "an assembly file whose page-aligned padding "
+                          "places the hot code of --placed-binary against "
+                          "the libraries' hot code (docs/layout.md)"),
                clEnumValN(OutputFormat::Fdata, "fdata",
                           "BOLT fdata, as perf2bolt writes it for the same "
                           "input (llvm-bolt --data)"),
@@ -127,8 +131,9 @@ cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: -)"),
                                 cl::cat(ProfileCategory));
 cl::opt<std::string> SymbolOrderPath(
     "symbol-order",
-    cl::desc("With --format=clusters, also write the symbol ordering file "
-             "of the same layout to this file (one run for both)"),
+    cl::desc("With --format=clusters or placement, also write the symbol "
+             "ordering file of the same layout to this file (one run for "
+             "both; with placement, the padding's symbol first)"),
     cl::value_desc("file"), cl::cat(ProfileCategory));
 cl::opt<bool> TimePhases(
     "time-phases",
@@ -172,13 +177,23 @@ cl::opt<ClusterConsumer> LayoutFor(
     cl::init(ClusterConsumer::Clang19), cl::cat(ProfileCategory));
 cl::opt<double> ColdFraction(
     "cold-fraction",
-    cl::desc("With --format=clusters or symbol-order: a block that ran "
-             "fewer than F times as often as its function's hottest block "
-             "goes to the function's .cold part with the blocks that never "
-             "ran (default: 0.003 with branch records or traces, 0 with IP "
-             "samples, whose small inferred counts are estimates; 0 keeps "
-             "every block that ran in the hot cluster)"),
+    cl::desc("With a layout format: a block that ran fewer than F times as "
+             "often as its function's hottest block goes to the function's "
+             ".cold part with the blocks that never ran (default 0: every "
+             "block that ran is in the hot cluster)"),
     cl::value_desc("F"), cl::cat(ProfileCategory));
+cl::opt<std::string> PlacedBinaryPath(
+    "placed-binary",
+    cl::desc("With --format=placement: the binary built with the layout "
+             "(with the plugin or -fbasic-block-address-map), whose hot code "
+             "is placed"),
+    cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<std::string> ICache(
+    "icache",
+    cl::desc("With --format=placement: the instruction cache, as "
+             "SIZE,WAYS,LINE in bytes (default: 32768,8,64 for x86-64, "
+             "65536,4,64 for AArch64)"),
+    cl::value_desc("size,ways,line"), cl::cat(ProfileCategory));
 cl::opt<bool> InferCounts(
     "infer-counts",
     cl::desc("With a profile of IP samples alone, infer block and edge "
@@ -300,12 +315,22 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Request.ColdFraction = ColdFraction;
   }
   if (!SymbolOrderPath.empty()) {
-    if (Format != OutputFormat::Clusters) {
+    if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)
-          << "--symbol-order goes with --format=clusters\n";
+          << "--symbol-order goes with --format=clusters or placement\n";
       return 2;
     }
     Request.Outputs.push_back({OutputFormat::SymbolOrder, SymbolOrderPath});
+  }
+  Request.PlacedBinaryPath = PlacedBinaryPath;
+  if (!ICache.empty()) {
+    Expected<CacheGeometry> Cache = parseCacheGeometry(ICache);
+    if (!Cache) {
+      WithColor::error(errs(), ToolName)
+          << "--icache=" << toString(Cache.takeError()) << "\n";
+      return 2;
+    }
+    Request.Cache = *Cache;
   }
   Request.CFG = CFG;
   Request.PrettyPrint = PrettyPrint;

@@ -63,20 +63,16 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
   return F.Misfits && F.Misfits * 2 >= F.Records;
 }
 
-/// The cold fraction of a layout from counts of executions (branch records,
-/// traces).
-constexpr double DefaultColdFraction = 0.003;
-
 /// How computeLayout lays out.
 struct LayoutOptions {
   /// A block that ran fewer than ColdFraction times as often as its
   /// function's hottest block joins the blocks that never ran in the
   /// function's cold part: it takes no room in the hot code, and no part
-  /// in ext-TSP, whose time grows with the blocks it orders. 0 keeps every
-  /// block that ran in the hot cluster. Unset: DefaultColdFraction for
-  /// counts of executions, 0 for counts inferred from IP samples, where
-  /// a small count is the inference's estimate, not a measure.
-  std::optional<double> ColdFraction;
+  /// in ext-TSP, whose time grows with the blocks it orders. The default,
+  /// 0, keeps every block that ran in the hot cluster, as BOLT's
+  /// -split-all-cold does: a block a short training run reached rarely
+  /// is not rare in a long run (docs/layout.md).
+  double ColdFraction = 0;
   /// Functions are laid out on up to Threads threads (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;
@@ -104,9 +100,10 @@ void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
 
 /// The hot functions in order, then the `.cold` part of each that has one
 /// (the blocks in no cluster, which clang puts in a section of their own);
-/// a name that several local functions share is listed once.
+/// a name that several local functions share is listed once. \p First,
+/// when not empty, is listed before them (the placement's padding).
 void writeSymbolOrder(llvm::ArrayRef<FunctionLayout> Layout,
-                      llvm::raw_ostream &OS);
+                      llvm::raw_ostream &OS, llvm::StringRef First = "");
 
 } // namespace bbmap
 

@@ -1,0 +1,48 @@
+//===- ProcessCode.h - the code a profiled process ran, by line -*- C++ -*-===//
+//
+// What a perf.data file says of the code its processes ran in every object
+// they mapped, the profiled binary and the others alike (the C library, the
+// dynamic loader, other shared objects): per cache line of each object's
+// file, a weight in the profile's own unit, an IP sample for each sample in
+// the line, a branch record for each fall-through run of a branch stack
+// that crosses it. A placement of the binary's hot code is weighed against
+// the lines of the other objects (Layout/Placement.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PROFILE_PROCESSCODE_H
+#define BBMAP_PROFILE_PROCESSCODE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bbmap {
+
+struct ProcessCode {
+  /// The objects other than the binary, by path as the mmap events name
+  /// them.
+  std::vector<std::string> Objects;
+  /// (index into Objects, file offset of the line's first byte) -> weight.
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> OtherLines;
+  /// The weights of the binary's own lines, summed: the scale the other
+  /// objects' weights are in.
+  uint64_t BinaryWeight = 0;
+};
+
+/// Reads \p PerfData (natively) for the lines of \p LineBytes bytes (a
+/// power of two) that its samples ran: IP samples, or the fall-through runs
+/// of branch stacks (from one entry's target to the next newer entry's
+/// source, within one mapping, at most 4 KiB). The binary's mappings are
+/// those of files named \p BinaryName (no directories).
+llvm::Expected<ProcessCode> readProcessCode(llvm::StringRef PerfData,
+                                            llvm::StringRef BinaryName,
+                                            uint64_t LineBytes);
+
+} // namespace bbmap
+
+#endif // BBMAP_PROFILE_PROCESSCODE_H

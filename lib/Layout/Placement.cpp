@@ -1,0 +1,185 @@
+//===- Placement.cpp - where the hot code starts in its page --------------===//
+//
+// The candidates are the page offsets with the hot code's offset in its
+// line: one per line of the period the sets repeat with (at most a page).
+// Each candidate's cost is the sum over sets of the fetches of the lines
+// beyond the set's ways, the lines ranked by fetches. The program's lines
+// in a set at one candidate are those of another set as linked, so the
+// lines are grouped by set once and each candidate merges two sorted lists
+// per set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Layout/Placement.h"
+#include "bbmap/Profile/BlockProfile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <functional>
+
+using namespace llvm;
+
+namespace bbmap {
+
+Expected<CacheGeometry> parseCacheGeometry(StringRef Text) {
+  SmallVector<StringRef, 3> Parts;
+  Text.split(Parts, ',');
+  CacheGeometry G;
+  if (Parts.size() != 3 || Parts[0].getAsInteger(10, G.Size) ||
+      Parts[1].getAsInteger(10, G.Ways) ||
+      Parts[2].getAsInteger(10, G.LineBytes))
+    return createStringError("'" + Text +
+                             "': want SIZE,WAYS,LINE (bytes, ways, bytes)");
+  if (!G.Size || !G.Ways || !isPowerOf2_64(G.LineBytes) ||
+      G.Size % (G.Ways * G.LineBytes) || !isPowerOf2_64(G.sets()))
+    return createStringError("'" + Text +
+                             "': the line size and the number of sets "
+                             "(SIZE / (WAYS * LINE)) must be powers of two");
+  return G;
+}
+
+CacheGeometry defaultCacheGeometry(Triple::ArchType Arch) {
+  if (Arch == Triple::aarch64)
+    return {65536, 4, 64};
+  return {32768, 8, 64};
+}
+
+namespace {
+
+/// Fetches, most first.
+using Ranked = std::vector<double>;
+
+/// The fetches of the lines beyond the first \p Ways of \p A and \p B
+/// merged (both most first).
+double overflow(const Ranked &A, const Ranked &B, uint64_t Ways) {
+  double Kept = 0, All = 0;
+  size_t I = 0, J = 0;
+  for (uint64_t W = 0; W < Ways && (I < A.size() || J < B.size()); ++W) {
+    if (J == B.size() || (I < A.size() && A[I] >= B[J]))
+      Kept += A[I++];
+    else
+      Kept += B[J++];
+  }
+  for (double F : A)
+    All += F;
+  for (double F : B)
+    All += F;
+  return All - Kept;
+}
+
+/// \p Lines grouped by the slot of the period their address falls in, each
+/// group most fetched first.
+std::vector<Ranked> bySlot(ArrayRef<LineWeight> Lines, uint64_t LineBytes,
+                           uint64_t Slots) {
+  std::vector<Ranked> Groups(Slots);
+  for (const LineWeight &L : Lines)
+    Groups[(L.Address / LineBytes) % Slots].push_back(L.Fetches);
+  for (Ranked &G : Groups)
+    llvm::sort(G, std::greater<double>());
+  return Groups;
+}
+
+} // namespace
+
+Placement choosePlacement(const PlacementInput &Input,
+                          const CacheGeometry &Cache, uint64_t PageBytes) {
+  uint64_t Line = Cache.LineBytes;
+  uint64_t Slots = std::min(Cache.sets(), std::max<uint64_t>(PageBytes / Line, 1));
+  uint64_t Ways = Cache.Ways * (Cache.sets() / Slots);
+  std::vector<Ranked> Program = bySlot(Input.Program, Line, Slots);
+  std::vector<Ranked> Others = bySlot(Input.Others, Line, Slots);
+  // Moving the code by K lines puts the lines of slot S - K in slot S.
+  auto CostAt = [&](uint64_t K) {
+    double Cost = 0;
+    for (uint64_t S = 0; S != Slots; ++S)
+      Cost += overflow(Program[(S + Slots - K) % Slots], Others[S], Ways);
+    return Cost;
+  };
+  Placement P;
+  P.HotStart = Input.HotStart;
+  P.LinkedPageOffset = Input.HotStart % PageBytes;
+  P.LinkedCost = P.Cost = CostAt(0);
+  uint64_t Best = 0;
+  for (uint64_t K = 1; K != Slots; ++K) {
+    double Cost = CostAt(K);
+    if (Cost < P.Cost * (1 - 1e-9)) {
+      P.Cost = Cost;
+      Best = K;
+    }
+  }
+  uint64_t Period = Slots * Line;
+  uint64_t Linked = Input.HotStart % Period;
+  P.PageOffset = (Linked + Best * Line) % Period;
+  if (!Best)
+    P.PageOffset = P.LinkedPageOffset;
+  return P;
+}
+
+Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
+                                       const MappedBinary &Placed,
+                                       uint64_t LineBytes) {
+  const AddressIndex &Index = Placed.index();
+  StringMap<FunctionBlocks> ByName;
+  StringMap<unsigned> Seen;
+  for (FunctionBlocks &F : mappedFunctions(Index)) {
+    if (++Seen[F.Name] == 1)
+      ByName[F.Name] = std::move(F);
+    else
+      ByName.erase(F.Name);
+  }
+  PlacementInput Input;
+  Input.HotStart = UINT64_MAX;
+  DenseMap<uint64_t, double> Lines;
+  for (const FunctionLayout &L : Layout) {
+    auto It = ByName.find(L.Name);
+    if (It == ByName.end())
+      continue;
+    const FunctionBlocks &F = It->second;
+    Input.HotStart = std::min(Input.HotStart, F.Address);
+    DenseMap<uint32_t, uint64_t> Counts;
+    for (const BlockFlow &B : L.Flow)
+      Counts[B.ID] = B.Count;
+    for (uint32_t E : F.Entries) {
+      auto C = Counts.find(Index.idOf(E));
+      if (C == Counts.end() || Index.blockEnd(E) <= Index.blockStart(E))
+        continue;
+      for (uint64_t A = alignDown(Index.blockStart(E), LineBytes);
+           A < Index.blockEnd(E); A += LineBytes)
+        Lines[A] += C->second;
+    }
+  }
+  if (Input.HotStart == UINT64_MAX)
+    return createStringError("'" + Placed.path() +
+                             "' has none of the laid-out functions in its "
+                             "map (is it the binary built with the layout, "
+                             "with the plugin or -fbasic-block-address-map?)");
+  for (const auto &[Address, Fetches] : Lines)
+    Input.Program.push_back({Address, Fetches});
+  llvm::sort(Input.Program, [](const LineWeight &A, const LineWeight &B) {
+    return A.Address < B.Address;
+  });
+  return Input;
+}
+
+void writePlacementAssembly(const Placement &P, Triple::ArchType Arch,
+                            uint64_t PageBytes, raw_ostream &OS) {
+  // int3 on x86; on AArch64 zero words are permanently undefined (udf #0).
+  unsigned Fill = Arch == Triple::x86_64 || Arch == Triple::x86 ? 0xcc : 0;
+  OS << "// bbmap placement: the hot code starts at page offset 0x"
+     << utohexstr(P.PageOffset, /*LowerCase=*/true) << " (linked at 0x"
+     << utohexstr(P.LinkedPageOffset, /*LowerCase=*/true)
+     << "); link this file's object with the symbol order that lists "
+     << PlacementSymbol << " first\n"
+     << "\t.section .text.bbmap.placement,\"ax\",%progbits\n"
+     << "\t.p2align " << Log2_64(PageBytes) << "\n"
+     << "\t.globl " << PlacementSymbol << "\n"
+     << "\t.hidden " << PlacementSymbol << "\n"
+     << "\t.type " << PlacementSymbol << ",%function\n"
+     << PlacementSymbol << ":\n"
+     << "\t.fill " << P.PageOffset << ", 1, " << Fill << "\n"
+     << "\t.size " << PlacementSymbol << ", " << P.PageOffset << "\n";
+}
+
+} // namespace bbmap

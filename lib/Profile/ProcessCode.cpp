@@ -1,0 +1,179 @@
+//===- ProcessCode.cpp - the code a profiled process ran, by line ---------===//
+//
+// One pass over the records in file order: mmap events give each process
+// its executable mappings (newest first; an exec drops them, a fork copies
+// them), each sample's IP or fall-through runs are looked up in its
+// process's mappings and charged to the lines of the object's file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Profile/ProcessCode.h"
+#include "bbmap/Perf/PerfFile.h"
+#include "bbmap/Perf/PerfFormat.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace bbmap::perf;
+
+namespace bbmap {
+
+namespace {
+
+/// The longest fall-through run charged: longer ones are not runs of one
+/// stretch of code (a stack that lost entries, say).
+constexpr uint64_t LongestRun = 4096;
+
+struct Mapping {
+  uint64_t Start = 0;
+  uint64_t End = 0;
+  uint64_t PageOffset = 0;
+  /// Index into ProcessCode::Objects; Binary for the profiled binary.
+  uint32_t Object = 0;
+};
+constexpr uint32_t Binary = UINT32_MAX;
+
+class LineCollector {
+public:
+  LineCollector(StringRef BinaryName, uint64_t LineBytes)
+      : BinaryName(BinaryName), LineBytes(LineBytes) {}
+
+  Error read(PerfFile &File);
+  ProcessCode take() { return std::move(Code); }
+
+private:
+  Error record(PerfFile &File, const Record &R);
+  void addMapping(const MMapEvent &M);
+  /// The mapping of \p PID that holds \p Address, if any.
+  const Mapping *mappingOf(int32_t PID, uint64_t Address) const;
+  /// Adds one to each line of [From, To] (inclusive) in \p M.
+  void charge(const Mapping &M, uint64_t From, uint64_t To);
+  void chargeSample(const Sample &S);
+
+  StringRef BinaryName;
+  uint64_t LineBytes;
+  DenseMap<int32_t, std::vector<Mapping>> Processes;
+  StringMap<uint32_t> ObjectIndex;
+  ProcessCode Code;
+};
+
+void LineCollector::addMapping(const MMapEvent &M) {
+  if (!M.Executable || !M.Length)
+    return;
+  Mapping Map{M.Start, M.Start + M.Length, M.PageOffset, Binary};
+  if (sys::path::filename(M.FileName) != BinaryName) {
+    auto [It, New] = ObjectIndex.try_emplace(M.FileName, Code.Objects.size());
+    if (New)
+      Code.Objects.push_back(M.FileName.str());
+    Map.Object = It->second;
+  }
+  Processes[M.PID].push_back(Map);
+}
+
+const Mapping *LineCollector::mappingOf(int32_t PID, uint64_t Address) const {
+  auto It = Processes.find(PID);
+  if (It == Processes.end())
+    return nullptr;
+  for (const Mapping &M : llvm::reverse(It->second))
+    if (Address >= M.Start && Address < M.End)
+      return &M;
+  return nullptr;
+}
+
+void LineCollector::charge(const Mapping &M, uint64_t From, uint64_t To) {
+  uint64_t First = (From - M.Start + M.PageOffset) & ~(LineBytes - 1);
+  uint64_t Last = (To - M.Start + M.PageOffset) & ~(LineBytes - 1);
+  for (uint64_t Line = First; Line <= Last; Line += LineBytes) {
+    if (M.Object == Binary)
+      ++Code.BinaryWeight;
+    else
+      ++Code.OtherLines[{M.Object, Line}];
+  }
+}
+
+void LineCollector::chargeSample(const Sample &S) {
+  if (!S.BranchCount) {
+    if (const Mapping *M = mappingOf(S.PID, S.IP))
+      charge(*M, S.IP, S.IP);
+    return;
+  }
+  // Newest entry first: the run after entry I + 1's target ends at entry
+  // I's source.
+  for (uint64_t I = 0; I + 1 < S.BranchCount; ++I) {
+    uint64_t RunStart = S.branch(I + 1).To, RunEnd = S.branch(I).From;
+    if (RunEnd < RunStart || RunEnd - RunStart >= LongestRun)
+      continue;
+    const Mapping *M = mappingOf(S.PID, RunStart);
+    if (M && RunEnd < M->End)
+      charge(*M, RunStart, RunEnd);
+  }
+}
+
+Error LineCollector::record(PerfFile &File, const Record &R) {
+  switch (R.Type) {
+  case record::MMap:
+  case record::MMap2: {
+    MMapEvent M;
+    if (Error E = File.decodeMMap(R, M))
+      return E;
+    addMapping(M);
+    return Error::success();
+  }
+  case record::Comm: {
+    CommEvent C;
+    if (Error E = File.decodeComm(R, C))
+      return E;
+    if (C.Exec)
+      Processes.erase(C.PID);
+    return Error::success();
+  }
+  case record::Fork: {
+    TaskEvent T;
+    if (Error E = File.decodeTask(R, T))
+      return E;
+    if (T.PID != T.PPID && Processes.count(T.PPID))
+      Processes[T.PID] = Processes[T.PPID];
+    return Error::success();
+  }
+  case record::Sample: {
+    const Event *Ev = File.eventOf(R);
+    if (!Ev)
+      return Error::success();
+    Sample S;
+    if (Error E = File.decodeSample(R, *Ev, S))
+      return E;
+    chargeSample(S);
+    return Error::success();
+  }
+  default:
+    return Error::success();
+  }
+}
+
+Error LineCollector::read(PerfFile &File) {
+  return File.forEachRecord(
+      [&](const Record &R) -> Error { return record(File, R); });
+}
+
+} // namespace
+
+Expected<ProcessCode> readProcessCode(StringRef PerfData, StringRef BinaryName,
+                                      uint64_t LineBytes) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(PerfData, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), Buffer.getError().message());
+  Expected<std::unique_ptr<PerfFile>> File =
+      PerfFile::create((*Buffer)->getMemBufferRef());
+  if (!File)
+    return File.takeError();
+  LineCollector Collector(BinaryName, LineBytes);
+  if (Error E = Collector.read(**File))
+    return E;
+  return Collector.take();
+}
+
+} // namespace bbmap
