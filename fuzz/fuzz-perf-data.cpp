@@ -6,12 +6,15 @@
 // is printed as perf script text (-F ip and -F brstack, bbmap-dump's
 // printer) and read into a BranchProfile for a PIE named "loops-switch"
 // with a build ID and for the same binary linked at 0x400000, on one
-// thread and on two; every profile read is walked.
+// thread and on two; every profile read is walked. The lines its processes
+// ran in every object (ProcessCode.h, what --format=placement reads) are
+// read too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PerfDataCommand.h"
 #include "bbmap/Profile/PerfDataReader.h"
+#include "bbmap/Profile/ProcessCode.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
@@ -72,5 +75,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       volatile uint64_t Sink = walk(*P);
       (void)Sink;
     }
+  Expected<ProcessCode> Code = readProcessCodeBuffer(Buffer, PIE.Name, 64);
+  if (!Code) {
+    consumeError(Code.takeError());
+    return 0;
+  }
+  volatile uint64_t Sink = Code->BinaryWeight + Code->OtherLines.size();
+  (void)Sink;
   return 0;
 }

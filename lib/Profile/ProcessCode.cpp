@@ -166,8 +166,14 @@ Expected<ProcessCode> readProcessCode(StringRef PerfData, StringRef BinaryName,
                                    /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createStringError(Buffer.getError(), Buffer.getError().message());
-  Expected<std::unique_ptr<PerfFile>> File =
-      PerfFile::create((*Buffer)->getMemBufferRef());
+  return readProcessCodeBuffer((*Buffer)->getMemBufferRef(), BinaryName,
+                               LineBytes);
+}
+
+Expected<ProcessCode> readProcessCodeBuffer(MemoryBufferRef PerfData,
+                                            StringRef BinaryName,
+                                            uint64_t LineBytes) {
+  Expected<std::unique_ptr<PerfFile>> File = PerfFile::create(PerfData);
   if (!File)
     return File.takeError();
   LineCollector Collector(BinaryName, LineBytes);

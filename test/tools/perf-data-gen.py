@@ -6,7 +6,8 @@ program, for machines without branch-stack hardware.
 Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--style lbr|brbe|etm]
            [--pipe] [--hw-index] [--big-endian] [--depth N] [--samples N]
            [--size BYTES] [--unique N] [--pid N] [--load-bias N]
-           [--all-objects] [--padded-build-id] [--repeat-newest N]
+           [--all-objects] [--start-anywhere] [--padded-build-id]
+           [--repeat-newest N]
 
 TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
@@ -16,7 +17,10 @@ starts at TARGET, each run drawn in proportion to its executions (a fixed
 seed: the same file every time), so that the samples spread over the trace
 as a profiler's would; the newest branch comes first, as perf writes them.
 Chains start in BINARY; branches outside it (in the C library, the dynamic
-loader) stay in the stacks, as on real hardware. BINARY may be the traced
+loader) stay in the stacks, as on real hardware. With --start-anywhere they
+start at any run of the trace, in whatever object, as a profiler's samples
+fall wherever the process is (the libraries' code is then sampled as much
+as the program's). BINARY may be the traced
 program or a shared library it loaded (its load address from the trace's
 map lines, see elfinfo.trace_load_bias).
 
@@ -215,7 +219,7 @@ def aarch64_branch_type(word):
     return BR_UNKNOWN
 
 
-def chains(triples, depth, count, inside):
+def chains(triples, depth, count, inside, anywhere=False):
     """COUNT branch stacks of DEPTH entries (oldest first), each a chain of
     runs that follow each other: a chain starts at a run drawn in
     proportion to its executions among the runs for which INSIDE(address)
@@ -237,8 +241,8 @@ def chains(triples, depth, count, inside):
             cum.append(total)
         return sorted(runs), cum
 
-    starts = [r for r in triples if r[2] and inside(r[0])] or \
-        [r for r in triples if r[2]]
+    starts = [r for r in triples if r[2] and inside(r[0]) and not anywhere] \
+        or [r for r in triples if r[2]]
     starts, start_cum = weighted(starts)
     nexts = {a: weighted(runs) for a, runs in by_start.items()}
 
@@ -272,6 +276,7 @@ def main():
     ap.add_argument('--pid', type=int, default=4242)
     ap.add_argument('--load-bias', type=lambda v: int(v, 0))
     ap.add_argument('--all-objects', action='store_true')
+    ap.add_argument('--start-anywhere', action='store_true')
     ap.add_argument('--padded-build-id', action='store_true')
     ap.add_argument('--repeat-newest', type=int, metavar='N')
     args = ap.parse_args()
@@ -397,7 +402,8 @@ def main():
         inside = lambda a: elf.in_exec(a - bias)
         if not args.unique:
             for n, stack in enumerate(
-                    chains(triples, args.depth, args.samples, inside)):
+                    chains(triples, args.depth, args.samples, inside,
+                           args.start_anywhere)):
                 if args.repeat_newest and n % args.repeat_newest == 0:
                     stack = stack + stack[-1:]
                 yield sample(stack, tick())

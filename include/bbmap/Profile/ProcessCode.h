@@ -13,10 +13,11 @@
 #ifndef BBMAP_PROFILE_PROCESSCODE_H
 #define BBMAP_PROFILE_PROCESSCODE_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,7 +29,7 @@ struct ProcessCode {
   /// them.
   std::vector<std::string> Objects;
   /// (index into Objects, file offset of the line's first byte) -> weight.
-  std::map<std::pair<uint32_t, uint64_t>, uint64_t> OtherLines;
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint64_t> OtherLines;
   /// The weights of the binary's own lines, summed: the scale the other
   /// objects' weights are in.
   uint64_t BinaryWeight = 0;
@@ -42,6 +43,11 @@ struct ProcessCode {
 llvm::Expected<ProcessCode> readProcessCode(llvm::StringRef PerfData,
                                             llvm::StringRef BinaryName,
                                             uint64_t LineBytes);
+
+/// As readProcessCode, for a perf.data file in memory.
+llvm::Expected<ProcessCode> readProcessCodeBuffer(llvm::MemoryBufferRef PerfData,
+                                                  llvm::StringRef BinaryName,
+                                                  uint64_t LineBytes);
 
 } // namespace bbmap
 
