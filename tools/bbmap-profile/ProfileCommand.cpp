@@ -197,6 +197,7 @@ private:
   void warnStale(const StaleMatchStats &S) const;
   void warnUnattributed(ArrayRef<FunctionLayout> Layout,
                         const MappedBinary &Binary) const;
+  StringRef processPerfData() const;
   void checkPlacement() const;
   Placement place(ArrayRef<FunctionLayout> Layout,
                   const MappedBinary &Profiled) const;
@@ -246,6 +247,17 @@ Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
   return readProfiles(R.Sources, Recorded, Facts);
 }
 
+/// The perf.data whose samples in the other objects --format=placement
+/// reads: --process-perfdata, else the one --perfdata profile; empty if
+/// neither.
+StringRef ProfileRun::processPerfData() const {
+  if (!R.ProcessPerfData.empty())
+    return R.ProcessPerfData;
+  if (R.Sources.size() == 1 && R.Sources.front().Format == ProfileFormat::PerfData)
+    return R.Sources.front().Path;
+  return "";
+}
+
 /// --format=placement weighs the placed binary's hot code against the
 /// other objects' code the profile saw run: a perf.data of the process.
 void ProfileRun::checkPlacement() const {
@@ -253,18 +265,19 @@ void ProfileRun::checkPlacement() const {
     return O.Format == OutputFormat::Placement;
   });
   if (!Placing) {
-    if (!R.PlacedBinaryPath.empty())
-      usageError("--placed-binary goes with --format=placement");
+    if (!R.PlacedBinaryPath.empty() || !R.ProcessPerfData.empty())
+      usageError("--placed-binary and --process-perfdata go with "
+                 "--format=placement");
     return;
   }
   if (R.PlacedBinaryPath.empty())
     usageError("--format=placement needs --placed-binary=FILE: the binary "
                "built with the layout (with the plugin or "
                "-fbasic-block-address-map, for its map)");
-  if (R.Sources.size() != 1 || R.Sources.front().Format != ProfileFormat::PerfData)
-    usageError("--format=placement needs one --perfdata profile of the "
-               "whole process: the code it ran in the libraries is what "
-               "the hot code is placed against");
+  if (processPerfData().empty())
+    usageError("--format=placement needs a perf.data of the whole process, "
+               "for the code it ran in the libraries: the --perfdata "
+               "profile, or --process-perfdata=FILE");
   if (!R.InputBinaryPath.empty() || !R.ProfiledBinaryPath.empty())
     usageError("--format=placement does not go with --input-binary or "
                "--profiled-binary");
@@ -280,12 +293,12 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
   CacheGeometry Cache = R.Cache.value_or(defaultCacheGeometry(Arch));
   PlacementInput Input = unwrap(
       R.PlacedBinaryPath, placedProgram(Layout, *Placed, Cache.LineBytes));
+  StringRef Process = processPerfData();
   ProcessCode Code = unwrap(
-      Source.Path, readProcessCode(Source.Path,
-                                   sys::path::filename(Profiled.path()),
-                                   Cache.LineBytes));
+      Process, readProcessCode(Process, sys::path::filename(Profiled.path()),
+                               Cache.LineBytes));
   if (!Code.BinaryWeight)
-    fail(Source.Path, "no sample in '" + Profiled.path() +
+    fail(Process, "no sample in '" + Profiled.path() +
                           "': the profile cannot weigh its code against "
                           "the other objects'");
   // The other objects' weights in the program's unit: the profile's

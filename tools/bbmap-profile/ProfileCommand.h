@@ -84,6 +84,9 @@ struct ProfileRequest {
   /// binary's architecture's, defaultCacheGeometry).
   std::string PlacedBinaryPath;
   std::optional<CacheGeometry> Cache;
+  /// A perf.data of the profiled processes whose samples in the other
+  /// objects the hot code is placed against; empty: the --perfdata source.
+  std::string ProcessPerfData;
   bool IgnoreBuildID = false;
   /// Threads for charging records, inference, layout and BOLT's function
   /// views (0: the machine's hardware threads); the result is the same for

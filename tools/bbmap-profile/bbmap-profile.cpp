@@ -188,6 +188,13 @@ cl::opt<std::string> PlacedBinaryPath(
              "(with the plugin or -fbasic-block-address-map), whose hot code "
              "is placed"),
     cl::value_desc("file"), cl::cat(ProfileCategory));
+cl::opt<std::string> ProcessPerfData(
+    "process-perfdata",
+    cl::desc("With --format=placement: a perf.data of the profiled "
+             "processes, whose samples in the other objects (the C "
+             "library...) the hot code is placed against (default: the "
+             "--perfdata profile)"),
+    cl::value_desc("file"), cl::cat(ProfileCategory));
 cl::opt<std::string> ICache(
     "icache",
     cl::desc("With --format=placement: the instruction cache, as "
@@ -323,6 +330,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Request.Outputs.push_back({OutputFormat::SymbolOrder, SymbolOrderPath});
   }
   Request.PlacedBinaryPath = PlacedBinaryPath;
+  Request.ProcessPerfData = ProcessPerfData;
   if (!ICache.empty()) {
     Expected<CacheGeometry> Cache = parseCacheGeometry(ICache);
     if (!Cache) {
