@@ -9,13 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltFunctionTable.h"
+#include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
-#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 
 #include <set>
 
@@ -164,46 +163,6 @@ bool startsUntypedFunction(const SymbolInfo &S, const BoltFunction *Prev) {
   if (S.Address >= Prev->Address && S.Address - Prev->Address < Prev->Size)
     return false;
   return !(Prev->Size == 0 && S.IsLocal && S.SectionEnd == Prev->End);
-}
-
-/// An FDE of .eh_frame: the code it covers and the LSDA it names.
-struct FrameRange {
-  uint64_t Start = 0;
-  uint64_t Size = 0;
-  std::optional<uint64_t> LSDAAddress;
-};
-
-/// The FDEs of \p Obj's .eh_frame, by start, the first one of a start.
-std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
-  std::vector<FrameRange> Ranges;
-  for (const SectionRef &S : Obj.sections()) {
-    Expected<StringRef> Name = S.getName();
-    Expected<StringRef> Contents = S.getContents();
-    if (Name && *Name == ".eh_frame" && Contents) {
-      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
-                              Obj.getBytesInAddress());
-      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
-      if (Error E = Frame.parse(Data))
-        consumeError(std::move(E));
-      for (const dwarf::FrameEntry &Entry : Frame.entries())
-        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
-          Ranges.push_back({F->getInitialLocation(), F->getAddressRange(),
-                            F->getLSDAAddress()});
-    }
-    consumeError(Name.takeError());
-    consumeError(Contents.takeError());
-  }
-  // BOLT keeps the first FDE of an address (a BOLTed binary has the old
-  // body's and that of the jump BOLT patched over its entry).
-  llvm::stable_sort(Ranges, [](const FrameRange &A, const FrameRange &B) {
-    return A.Start < B.Start;
-  });
-  Ranges.erase(std::unique(Ranges.begin(), Ranges.end(),
-                           [](const FrameRange &A, const FrameRange &B) {
-                             return A.Start == B.Start;
-                           }),
-               Ranges.end());
-  return Ranges;
 }
 
 /// The size BOLT gives a function at \p Address whose symbol has \p Size:

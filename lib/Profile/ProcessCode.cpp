@@ -4,16 +4,22 @@
 // its executable mappings (newest first; an exec drops them, a fork copies
 // them), each sample's IP or fall-through runs are looked up in its
 // process's mappings and charged to the lines of the object's file.
+// spreadOverFunctions reads each other object's .eh_frame for its
+// functions' bounds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/ProcessCode.h"
+#include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Perf/PerfFormat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <optional>
 
 using namespace llvm;
 using namespace bbmap::perf;
@@ -94,6 +100,7 @@ void LineCollector::charge(const Mapping &M, uint64_t From, uint64_t To) {
 }
 
 void LineCollector::chargeSample(const Sample &S) {
+  Code.HasBranches |= S.BranchCount != 0;
   if (!S.BranchCount) {
     if (const Mapping *M = mappingOf(S.PID, S.IP))
       charge(*M, S.IP, S.IP);
@@ -157,7 +164,99 @@ Error LineCollector::read(PerfFile &File) {
       [&](const Record &R) -> Error { return record(File, R); });
 }
 
+/// The executable sections of an object: file offsets and addresses.
+class CodeSections {
+public:
+  explicit CodeSections(const object::ELFObjectFileBase &Obj) {
+    for (const object::ELFSectionRef S : Obj.sections())
+      if ((S.getFlags() & ELF::SHF_EXECINSTR) &&
+          S.getType() == ELF::SHT_PROGBITS)
+        Sections.push_back({S.getOffset(), S.getAddress(), S.getSize()});
+  }
+  /// The address of file offset \p Offset, if code is there.
+  std::optional<uint64_t> addressOf(uint64_t Offset) const {
+    for (const Section &S : Sections)
+      if (Offset >= S.Offset && Offset - S.Offset < S.Size)
+        return Offset - S.Offset + S.Address;
+    return std::nullopt;
+  }
+  /// The file offset of address \p Address, if code is there.
+  std::optional<uint64_t> offsetOf(uint64_t Address) const {
+    for (const Section &S : Sections)
+      if (Address >= S.Address && Address - S.Address < S.Size)
+        return Address - S.Address + S.Offset;
+    return std::nullopt;
+  }
+
+private:
+  struct Section {
+    uint64_t Offset = 0;
+    uint64_t Address = 0;
+    uint64_t Size = 0;
+  };
+  std::vector<Section> Sections;
+};
+
+/// The FDE of \p Frames (sorted) that covers \p Address, if any.
+const FrameRange *frameOf(ArrayRef<FrameRange> Frames, uint64_t Address) {
+  auto F = llvm::partition_point(
+      Frames, [&](const FrameRange &R) { return R.Start <= Address; });
+  if (F == Frames.begin() || Address - std::prev(F)->Start >= std::prev(F)->Size)
+    return nullptr;
+  return &*std::prev(F);
+}
+
+/// Spreads the weights of \p Lines (file offset -> weight, of the object
+/// at \p Path) over the lines of the FDEs they fall in.
+void spreadInObject(StringRef Path, uint64_t LineBytes,
+                    std::vector<std::pair<uint64_t, double>> &Lines) {
+  Expected<object::OwningBinary<object::ObjectFile>> File =
+      object::ObjectFile::createObjectFile(Path);
+  if (!File) {
+    consumeError(File.takeError());
+    return;
+  }
+  const auto *Obj = dyn_cast<object::ELFObjectFileBase>(File->getBinary());
+  if (!Obj)
+    return;
+  std::vector<FrameRange> Frames = frameRanges(*Obj);
+  CodeSections Code(*Obj);
+  DenseMap<const FrameRange *, double> ByFrame;
+  std::vector<std::pair<uint64_t, double>> Spread;
+  for (const auto &[Offset, Weight] : Lines) {
+    std::optional<uint64_t> Address = Code.addressOf(Offset);
+    const FrameRange *F = Address ? frameOf(Frames, *Address) : nullptr;
+    std::optional<uint64_t> Start = F ? Code.offsetOf(F->Start) : std::nullopt;
+    if (Start)
+      ByFrame[F] += Weight;
+    else
+      Spread.push_back({Offset, Weight});
+  }
+  for (const auto &[F, Weight] : ByFrame) {
+    uint64_t Start = *Code.offsetOf(F->Start);
+    uint64_t First = alignDown(Start, LineBytes), End = Start + F->Size;
+    double Share = Weight / double(divideCeil(End - First, LineBytes));
+    for (uint64_t Line = First; Line < End; Line += LineBytes)
+      Spread.push_back({Line, Share});
+  }
+  Lines = std::move(Spread);
+}
+
 } // namespace
+
+void spreadOverFunctions(ProcessCode &Code, uint64_t LineBytes) {
+  std::vector<std::vector<std::pair<uint64_t, double>>> ByObject(
+      Code.Objects.size());
+  for (const auto &[Key, Weight] : Code.OtherLines)
+    ByObject[Key.first].push_back({Key.second, Weight});
+  Code.OtherLines.clear();
+  for (uint32_t I = 0; I != ByObject.size(); ++I) {
+    llvm::sort(ByObject[I]);
+    spreadInObject(Code.Objects[I], LineBytes, ByObject[I]);
+    for (const auto &[Line, Weight] : ByObject[I])
+      Code.OtherLines[{I, Line}] += Weight;
+  }
+}
 
 Expected<ProcessCode> readProcessCode(StringRef PerfData, StringRef BinaryName,
                                       uint64_t LineBytes) {

@@ -301,6 +301,8 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
     fail(Process, "no sample in '" + Profiled.path() +
                           "': the profile cannot weigh its code against "
                           "the other objects'");
+  if (!Code.HasBranches)
+    spreadOverFunctions(Code, Cache.LineBytes);
   // The other objects' weights in the program's unit: the profile's
   // weight of the binary's lines against their fetches by block counts.
   double Fetches = 0;

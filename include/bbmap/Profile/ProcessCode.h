@@ -29,10 +29,12 @@ struct ProcessCode {
   /// them.
   std::vector<std::string> Objects;
   /// (index into Objects, file offset of the line's first byte) -> weight.
-  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint64_t> OtherLines;
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, double> OtherLines;
   /// The weights of the binary's own lines, summed: the scale the other
   /// objects' weights are in.
   uint64_t BinaryWeight = 0;
+  /// The weights are of branch stacks' runs (else of IP samples).
+  bool HasBranches = false;
 };
 
 /// Reads \p PerfData (natively) for the lines of \p LineBytes bytes (a
@@ -43,6 +45,14 @@ struct ProcessCode {
 llvm::Expected<ProcessCode> readProcessCode(llvm::StringRef PerfData,
                                             llvm::StringRef BinaryName,
                                             uint64_t LineBytes);
+
+/// IP samples see a line only when a sample falls in it, though the other
+/// lines of a sampled function run too: spreads the samples of each
+/// function of the other objects evenly over its lines, the functions
+/// being the FDEs of the object's .eh_frame (stripped libraries keep
+/// them). Lines of objects this machine cannot read, or outside every FDE,
+/// stay as sampled.
+void spreadOverFunctions(ProcessCode &Code, uint64_t LineBytes);
 
 /// As readProcessCode, for a perf.data file in memory.
 llvm::Expected<ProcessCode> readProcessCodeBuffer(llvm::MemoryBufferRef PerfData,
