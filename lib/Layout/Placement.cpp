@@ -86,7 +86,8 @@ std::vector<Ranked> bySlot(ArrayRef<LineWeight> Lines, uint64_t LineBytes,
 Placement choosePlacement(const PlacementInput &Input,
                           const CacheGeometry &Cache, uint64_t PageBytes) {
   uint64_t Line = Cache.LineBytes;
-  uint64_t Slots = std::min(Cache.sets(), std::max<uint64_t>(PageBytes / Line, 1));
+  uint64_t Slots =
+      std::min(Cache.sets(), std::max<uint64_t>(PageBytes / Line, 1));
   uint64_t Ways = Cache.Ways * (Cache.sets() / Slots);
   std::vector<Ranked> Program = bySlot(Input.Program, Line, Slots);
   std::vector<Ranked> Others = bySlot(Input.Others, Line, Slots);

@@ -201,7 +201,8 @@ private:
 const FrameRange *frameOf(ArrayRef<FrameRange> Frames, uint64_t Address) {
   auto F = llvm::partition_point(
       Frames, [&](const FrameRange &R) { return R.Start <= Address; });
-  if (F == Frames.begin() || Address - std::prev(F)->Start >= std::prev(F)->Size)
+  if (F == Frames.begin() ||
+      Address - std::prev(F)->Start >= std::prev(F)->Size)
     return nullptr;
   return &*std::prev(F);
 }

@@ -253,7 +253,8 @@ Expected<BranchProfile> ProfileRun::readSources(const MappedBinary &Recorded,
 StringRef ProfileRun::processPerfData() const {
   if (!R.ProcessPerfData.empty())
     return R.ProcessPerfData;
-  if (R.Sources.size() == 1 && R.Sources.front().Format == ProfileFormat::PerfData)
+  if (R.Sources.size() == 1 &&
+      R.Sources.front().Format == ProfileFormat::PerfData)
     return R.Sources.front().Path;
   return "";
 }
@@ -299,8 +300,8 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
                                Cache.LineBytes));
   if (!Code.BinaryWeight)
     fail(Process, "no sample in '" + Profiled.path() +
-                          "': the profile cannot weigh its code against "
-                          "the other objects'");
+                      "': the profile cannot weigh its code against "
+                      "the other objects'");
   if (!Code.HasBranches)
     spreadOverFunctions(Code, Cache.LineBytes);
   // The other objects' weights in the program's unit: the profile's
@@ -317,7 +318,8 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
       << utohexstr(P.PageOffset, /*LowerCase=*/true) << " (linked at 0x"
       << utohexstr(P.LinkedPageOffset, /*LowerCase=*/true)
       << "): modelled I-cache misses "
-      << llvm::format("%.4g", P.Cost / std::max(Fetches, 1.0)) << " of its fetches ("
+      << llvm::format("%.4g", P.Cost / std::max(Fetches, 1.0))
+      << " of its fetches ("
       << llvm::format("%.4g", P.LinkedCost / std::max(Fetches, 1.0))
       << " as linked), against " << Input.Others.size() << " lines of "
       << Code.Objects.size() << " other objects\n";

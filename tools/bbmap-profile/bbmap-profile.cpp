@@ -195,12 +195,12 @@ cl::opt<std::string> ProcessPerfData(
              "library...) the hot code is placed against (default: the "
              "--perfdata profile)"),
     cl::value_desc("file"), cl::cat(ProfileCategory));
-cl::opt<std::string> ICache(
-    "icache",
-    cl::desc("With --format=placement: the instruction cache, as "
-             "SIZE,WAYS,LINE in bytes (default: 32768,8,64 for x86-64, "
-             "65536,4,64 for AArch64)"),
-    cl::value_desc("size,ways,line"), cl::cat(ProfileCategory));
+cl::opt<std::string>
+    ICache("icache",
+           cl::desc("With --format=placement: the instruction cache, as "
+                    "SIZE,WAYS,LINE in bytes (default: 32768,8,64 for x86-64, "
+                    "65536,4,64 for AArch64)"),
+           cl::value_desc("size,ways,line"), cl::cat(ProfileCategory));
 cl::opt<bool> InferCounts(
     "infer-counts",
     cl::desc("With a profile of IP samples alone, infer block and edge "

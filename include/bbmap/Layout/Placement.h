@@ -89,9 +89,9 @@ Placement choosePlacement(const PlacementInput &Input,
 /// Layout's flow (block IDs and counts, by function name), and the address
 /// of its hot code (the lowest of the laid-out functions'); functions the
 /// placed binary does not have once are skipped.
-llvm::Expected<PlacementInput> placedProgram(
-    llvm::ArrayRef<FunctionLayout> Layout, const MappedBinary &Placed,
-    uint64_t LineBytes);
+llvm::Expected<PlacementInput>
+placedProgram(llvm::ArrayRef<FunctionLayout> Layout, const MappedBinary &Placed,
+              uint64_t LineBytes);
 
 /// The symbol of the padding section, first in the symbol order.
 constexpr llvm::StringLiteral PlacementSymbol = "__bbmap_placement";

@@ -55,9 +55,9 @@ llvm::Expected<ProcessCode> readProcessCode(llvm::StringRef PerfData,
 void spreadOverFunctions(ProcessCode &Code, uint64_t LineBytes);
 
 /// As readProcessCode, for a perf.data file in memory.
-llvm::Expected<ProcessCode> readProcessCodeBuffer(llvm::MemoryBufferRef PerfData,
-                                                  llvm::StringRef BinaryName,
-                                                  uint64_t LineBytes);
+llvm::Expected<ProcessCode>
+readProcessCodeBuffer(llvm::MemoryBufferRef PerfData,
+                      llvm::StringRef BinaryName, uint64_t LineBytes);
 
 } // namespace bbmap
 
