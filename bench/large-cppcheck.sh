@@ -23,11 +23,24 @@
 #          against perf2bolt-22, beside the rebuild and llvm-bolt-22 (the
 #          profiles and builds of the bench part); from perf samples also
 #          the layout with LLVM's profi solving the inference
+#   suite  bench/layout-suite.sh's cppcheck case: plain (the plugin
+#          build, the same code), before ($BBMAP_BASELINE_BUILD_DIR's
+#          layout), bbmap (with the plugin's map), bbmap-placed (bbmap
+#          relinked with bbmap-profile --format=placement's assembly and
+#          order; skipped while bbmap-profile has none) and BOLT, for the
+#          trace and perf profiles: simulated I1 misses as built and over
+#          $SUITE_PLACEMENTS placements (icache-plugin.c shifts=),
+#          instructions, and with SUITE_FULL=1 LLi misses and CPU time;
+#          rows in suite.tsv (see bench/tools/suite-report.py). With
+#          SUITE_CACHED_ONLY=1 it builds and profiles nothing and exits
+#          with status 3 when a build or profile is not up to date. Env
+#          SUITE_KINDS (trace perf).
 #
 # Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench] [speed]
-#   --reps N  timed runs per program in bench and speed (default 5,
+#          [suite]
+#   --reps N  timed runs per program in bench, speed and suite (default 5,
 #             interleaved)
-#   parts     default: all four, in that order
+#   parts     default: map loop bench speed, in that order
 # Builds go to bench/out/large-cppcheck/<name>/ and are reused while their
 # flags and compiler plugin are unchanged (a build takes 5 to 8 minutes on
 # two cores). Set BBMAP_BUILD_DIR to use another tree's build/ for the
@@ -42,7 +55,7 @@ while [ $# -gt 0 ]; do
     -h|--help) usage; exit 0 ;;
     --reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"
             reps=$2; shift ;;
-    map|loop|bench|speed) parts+=("$1") ;;
+    map|loop|bench|speed|suite) parts+=("$1") ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
@@ -117,6 +130,9 @@ cppcheck_build() {
   if [ -f "$name/stamp" ] && [ "$(cat "$name/stamp")" = "$stamp" ]; then
     step "build $name: up to date"
     return
+  fi
+  if [ "${SUITE_CACHED_ONLY:-0}" = 1 ]; then
+    echo "build $name: not cached (SUITE_CACHED_ONLY=1)"; exit 3
   fi
   step "build $name ($targets)"
   rm -rf "$name" && mkdir -p "$name"
@@ -258,10 +274,14 @@ check_run() {
 profile_sources() {
   local b=$1 bin=$out/$1/bin/$PROG i
   # Profiles newer than the binary are reused (perf's samples differ from
-  # run to run, and a new profile would mean new layout builds).
-  if [ "$b.perf.data" -nt "$bin" ] && [ "$b.pa" -nt "$bin" ]; then
+  # run to run, and a new profile would mean new layout builds); the trace's
+  # triples are kept for perf-data-gen.py (the suite part).
+  if [ "$b.perf.data" -nt "$bin" ] && [ "$b.pa" -nt "$bin" ] && [ -s "$b.triples" ]; then
     step "profiles of $b: up to date"
     return
+  fi
+  if [ "${SUITE_CACHED_ONLY:-0}" = 1 ]; then
+    echo "profiles of $b: not cached (SUITE_CACHED_ONLY=1)"; exit 3
   fi
   step "perf record $b ($PERF_RUNS runs of the measured workload)"
   run "$b.perf-record" perf record -e cpu-clock -F "$PERF_FREQ" -o "$b.perf.data" -- \
@@ -274,7 +294,6 @@ profile_sources() {
   cmp -s "$b.qemu.out" "$b.train.out" || { echo "OUTPUT DIFFERS: $b under qemu"; status=1; }
   run "$b.preagg" python3 "$TOOLS/exact-trace/trace-to-preagg.py" "$bin" \
     "$b.triples" --format=22 -o "$b.pa"
-  rm -f "$b.triples"
 }
 
 # source_args BUILD SRC: bbmap-profile's option for BUILD's profile SRC
@@ -629,6 +648,164 @@ speed_report() {
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# suite_part: bench/layout-suite.sh's cppcheck case (see the header).
+suite_part() {
+  local kinds=${SUITE_KINDS:-trace perf} np=${SUITE_PLACEMENTS:-8} s k tag
+  local baseline=${BBMAP_BASELINE_BUILD_DIR:-${BBMAP_BUILD_DIR:-$ROOT/build}}/llvm-22
+  [ -f "$baseline/bbmap-profile" ] || die "no $baseline/bbmap-profile"
+  cmp -s "$baseline/bbmap-profile" bin/bbmap-profile-before ||
+    cp "$baseline/bbmap-profile" bin/bbmap-profile-before
+  local place=0
+  if "$PROFILE" --help 2>&1 | grep placement >/dev/null; then place=1; else
+    echo "bbmap-placed: skipped, bbmap-profile has no --format=placement"
+  fi
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  if [ ! expected.out -nt "plugin/bin/$PROG" ]; then
+    workload "$out/plugin/bin/$PROG" expected.out
+  fi
+  grep -q '^Tests failed: 0$' expected.out || die "the workload failed (expected.out)"
+  cc -O2 -shared -fPIC -o trace-plugin.so "$TOOLS/exact-trace/trace-plugin.c"
+  cc -O2 -shared -fPIC -I "$TOOLS/exact-trace" -o icache-plugin.so "$BENCH/tools/icache-plugin.c"
+  profile_sources plugin
+  # The layouts first (cheap), so that a build not cached is known before
+  # any is made.
+  for s in $kinds; do
+    run "suite-before.$s.bbmap-profile" bin/bbmap-profile-before "plugin/bin/$PROG" \
+      "$(source_args plugin "$s")" --format=clusters --layout-for=22 \
+      -o "suite-before.$s.clusters" --symbol-order="suite-before.$s.order"
+    layout_files plugin "$s"
+  done
+  declare -gA SUITE_BIN=([plain]=plugin/bin/$PROG)
+  for s in $kinds; do
+    suite_layout_build "suite-before-$s" "suite-before.$s"
+    suite_layout_build "suite-bbmap-$s" "plugin.$s" "-fpass-plugin=$PLUGIN"
+    SUITE_BIN[before-$s]=suite-before-$s/bin/$PROG SUITE_BIN[bbmap-$s]=suite-bbmap-$s/bin/$PROG
+    if [ "bolt-$s/bin/$PROG" -nt "plugin/bin/$PROG" ] &&
+      [ "bolt-$s/bin/$PROG" -nt "$(source_args plugin "$s" | sed 's/^[^=]*=//')" ]; then
+      step "BOLT ($s): up to date"
+    else
+      [ "${SUITE_CACHED_ONLY:-0}" = 0 ] || { echo "BOLT ($s): not cached"; exit 3; }
+      bolt "$s"
+    fi
+    SUITE_BIN[BOLT-$s]=bolt-$s/bin/$PROG
+    if [ "$place" = 1 ]; then
+      local pd=plugin.perf.data
+      if [ "$s" = trace ]; then
+        pd=plugin.trace.perf.data
+        [ "$pd" -nt plugin.triples ] || run suite.perf-data-gen python3 "$TOOLS/perf-data-gen.py" \
+          "plugin/bin/$PROG" plugin.triples -o "$pd" --all-objects
+      fi
+      step "bbmap-placed ($s): placement and relink"
+      run "suite-place.$s" "$PROFILE" "plugin/bin/$PROG" --perfdata="$pd" --format=placement \
+        --placed-binary="suite-bbmap-$s/bin/$PROG" -o "suite-place.$s.s" \
+        --symbol-order="suite-place.$s.order"
+      run "suite-place.$s.as" clang-22 -c "suite-place.$s.s" -o "$out/suite-place.$s.o"
+      relink "suite-bbmap-$s" "bin/$PROG" "bin/$PROG.placed" "$out/suite-place.$s.o" \
+        "-Wl,--symbol-ordering-file=$out/suite-place.$s.order"
+      SUITE_BIN[bbmap-placed-$s]=suite-bbmap-$s/bin/$PROG.placed
+    fi
+  done
+  # The measurements, two at a time (each its own qemu run).
+  mkdir -p suite
+  local jobs=() b
+  for b in "${!SUITE_BIN[@]}"; do jobs+=("$b"); done
+  step "simulated I1 of ${#jobs[@]} builds, $np placements each (two at a time)"
+  local deltas
+  deltas=$(for ((k = 0; k < np; k++)); do echo $((k * 528 % 4096)); done | paste -sd:)
+  for b in "${jobs[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+    suite_simulate "$b" "${SUITE_BIN[$b]}" "$deltas" &
+  done
+  wait
+  for b in "${jobs[@]}"; do
+    [ -s "suite/$b.ic" ] || die "no simulation of $b (see $out/suite/$b.out and .log)"
+    check_run "$b under qemu" "suite/$b.out"
+  done
+  if [ "${SUITE_FULL:-0}" = 1 ]; then
+    mkdir -p cg
+    step "cachegrind of ${#jobs[@]} builds (two at a time)"
+    for b in "${jobs[@]}"; do
+      while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+      rm -f "cg/suite-$b.cg"
+      (cd "$CPPCHECK" && valgrind "${CG_OPTS[@]}" --log-file="$out/cg/suite-$b.log" \
+        --cachegrind-out-file="$out/cg/suite-$b.cg" "$out/${SUITE_BIN[$b]}" "${WL[@]}" \
+        "${WL_MEASURED[@]}") >"cg/suite-$b.out" 2>&1 &
+    done
+    wait
+    for b in "${jobs[@]}"; do
+      grep -q '^summary:' "cg/suite-$b.cg" || die "cachegrind failed on $b (cg/suite-$b.log)"
+      check_run "$b under cachegrind" "cg/suite-$b.out"
+    done
+    # time_runs takes build directories: links to each binary's directory.
+    local dirs=()
+    for b in "${jobs[@]}"; do
+      mkdir -p "suite-time/$b/bin"
+      ln -sfn "$out/${SUITE_BIN[$b]}" "suite-time/$b/bin/$PROG"
+      ln -sfn "$out/plugin/bin/cfg" "suite-time/$b/bin/cfg"
+      dirs+=("suite-time/$b")
+    done
+    declare -gA WALL CPU
+    time_runs "${dirs[@]}"
+  fi
+  : >suite.tsv
+  for s in $kinds; do
+    for b in plain before bbmap bbmap-placed BOLT; do
+      tag=$b-$s
+      [ "$b" != plain ] || tag=plain
+      [ -n "${SUITE_BIN[$tag]:-}" ] || continue
+      local lli=- cpu=-
+      if [ "${SUITE_FULL:-0}" = 1 ]; then
+        lli=$(awk '/^events:/ { for (i = 2; i <= NF; i++) e[$i] = i - 1 }
+          /^summary:/ { print $(e["ILmr"] + 1) }' "cg/suite-$tag.cg")
+        cpu=${CPU[suite-time/$tag]}
+      fi
+      awk -v k="$s" -v b="$b" -v lli="$lli" -v cpu="$cpu" '
+        /^# instructions/ { ins = $3 } /^# misses/ { asb = $3 }
+        /^# placement/ { n++; t += $4; if (n == 1 || $4 < mn) mn = $4; if ($4 > mx) mx = $4 }
+        END { printf "cppcheck\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%s\n", k, b, asb, t / n, mn, mx, ins, lli, cpu }' \
+        "suite/$tag.ic" >>suite.tsv
+    done
+  done
+  cat suite.tsv
+}
+
+# suite_layout_build NAME LAYOUT [CXXFLAGS...]: testrunner rebuilt with
+# LAYOUT.clusters and LAYOUT.order as docs/layout.md says.
+suite_layout_build() {
+  local name=$1 l=$2; shift 2
+  cppcheck_build "$name" "$PROG" -- "-fbasic-block-sections=list=$out/$l.clusters" \
+    -falign-loops=1 "-fdebug-prefix-map=$out/$name=$out/plugin" "$@" -- \
+    "-Wl,--symbol-ordering-file=$out/$l.order"
+  [ -d "$name/bin/cfg" ] || cp -r plugin/bin/cfg "$name/bin/"
+}
+
+# suite_simulate TAG BIN DELTAS: BIN on the measured workload under qemu
+# with icache-plugin.c and its code moved by each of DELTAS (suite/TAG.ic,
+# output suite/TAG.out). QEMU 7.2's user mode loads a PIE at 0x4000000000
+# (checked in the output's map lines). The result is kept under a key of
+# the binary, the deltas and the plugin (suite/KEY.ic): an unchanged build
+# is not run again.
+suite_simulate() {
+  local tag=$1 bin=$out/$2 deltas=$3 range base=4000000000 key
+  key=$({ sha1sum <"$bin"; echo "$deltas"; sha1sum <icache-plugin.so; } | sha1sum | cut -c1-16)
+  if [ -s "suite/$key.ic" ] && [ -s "suite/$key.out" ]; then
+    cp "suite/$key.ic" "suite/$tag.ic" && cp "suite/$key.out" "suite/$tag.out"
+    return
+  fi
+  rm -f "suite/$tag.ic"
+  range=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import elfinfo
+e = elfinfo.Elf(sys.argv[2]); b = int(sys.argv[3], 16) if e.is_pie else 0
+print("%x-%x" % (b + min(a for a, _ in e.exec_ranges), b + max(z for _, z in e.exec_ranges)))' \
+    "$TOOLS/exact-trace" "$bin" "$base")
+  (cd "$CPPCHECK" && env -u LD_PRELOAD qemu-x86_64 \
+    -plugin "$out/icache-plugin.so,out=$out/suite/$tag.ic.tmp,shifts=$range:$deltas" \
+    "$bin" "${WL[@]}" "${WL_MEASURED[@]}") >"suite/$tag.out" 2>&1 || return 1
+  grep -q "^# map $base-[0-9a-f]* 00000000 " "suite/$tag.ic.tmp" || {
+    echo "$tag: not loaded at 0x$base" >"suite/$tag.log"; return 1; }
+  mv "suite/$tag.ic.tmp" "suite/$key.ic"
+  cp "suite/$tag.out" "suite/$key.out" && cp "suite/$key.ic" "suite/$tag.ic"
+}
+
 status=0
 for part in "${parts[@]}"; do
   case "$part" in
@@ -636,6 +813,7 @@ for part in "${parts[@]}"; do
     loop) loop_part ;;
     bench) bench_part ;;
     speed) speed_part ;;
+    suite) suite_part ;;
   esac
 done
 [ "$status" -eq 0 ] || { echo "large-cppcheck: FAIL"; exit 1; }
