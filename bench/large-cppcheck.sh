@@ -693,10 +693,12 @@ suite_part() {
       if [ "$s" = trace ]; then
         pd=plugin.trace.perf.data
         [ "$pd" -nt plugin.triples ] || run suite.perf-data-gen python3 "$TOOLS/perf-data-gen.py" \
-          "plugin/bin/$PROG" plugin.triples -o "$pd" --all-objects
+          "plugin/bin/$PROG" plugin.triples -o "$pd" --all-objects --start-anywhere \
+          --samples=200000
       fi
       step "bbmap-placed ($s): placement and relink"
-      run "suite-place.$s" "$PROFILE" "plugin/bin/$PROG" --perfdata="$pd" --format=placement \
+      run "suite-place.$s" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
+        --process-perfdata="$pd" --format=placement \
         --placed-binary="suite-bbmap-$s/bin/$PROG" -o "suite-place.$s.s" \
         --symbol-order="suite-place.$s.order"
       run "suite-place.$s.as" clang-22 -c "suite-place.$s.s" -o "$out/suite-place.$s.o"

@@ -47,9 +47,12 @@
 #                 change). Compiled to objects, then linked.
 #   bbmap-placed  bbmap's objects linked again with bbmap-profile
 #                 --format=placement's assembly (assembled, added to the
-#                 link) and its symbol order, from a perf.data of the whole
-#                 process (perf: the recorded one; trace: made from the
-#                 trace by test/tools/perf-data-gen.py --all-objects).
+#                 link) and its symbol order, from the layout's profile
+#                 and a perf.data of the whole process for the libraries'
+#                 code (perf: the recorded one; trace: --pa with
+#                 --process-perfdata, branch stacks made from the trace by
+#                 test/tools/perf-data-gen.py --all-objects --start-anywhere,
+#                 as a profiler samples the whole process).
 #                 Skipped, with a note, while bbmap-profile has no
 #                 --format=placement.
 #   BOLT          llvm-bolt-22 on prof with perf2bolt-22's fdata of the same
@@ -233,11 +236,12 @@ layout_files() {
   run "$3.layout" "$1" prof "$2" --format=clusters --layout-for=22 -o "$3.clusters" \
     --symbol-order="$3.order"
 }
-# placed_build TAG PERFDATA [ICACHE]: placed-TAG from bbmap-TAG's objects.
+# placed_build TAG PROFILE-OPTION PERFDATA [ICACHE]: placed-TAG from
+# bbmap-TAG's objects, the layout's profile and the process's perf.data.
 placed_build() {
-  local tag=$1 pd=$2 geo=()
-  [ -z "${3:-}" ] || geo=(--icache="$3")
-  "$PROFILE" prof --perfdata="$pd" --format=placement --placed-binary="bbmap-$tag" \
+  local tag=$1 src=$2 pd=$3 geo=()
+  [ -z "${4:-}" ] || geo=(--icache="$4")
+  "$PROFILE" prof "$src" --process-perfdata="$pd" --format=placement --placed-binary="bbmap-$tag" \
     -o "place-$tag.s" --symbol-order="place-$tag.order" "${geo[@]}"
   clang-22 "${CC_TARGET[@]}" -c "place-$tag.s" -o "place-$tag.o"
   link "placed-$tag" "bbmap-$tag" "$PWD/place-$tag.o" -Wl,--symbol-ordering-file="$PWD/place-$tag.order"
@@ -421,13 +425,13 @@ sqlite_case() {
     for t in $trains; do
       for k in $kinds; do
         if [ "$k" = perf ]; then
-          par placed_build "$t-$k" "train.$t.perf.data" "$ICACHE"
+          par placed_build "$t-$k" --perfdata="train.$t.perf.data" "train.$t.perf.data" "$ICACHE"
         else
           if [ ! "train.$t.trace.perf.data" -nt "train.$t.pa" ]; then
             run "$t.perf-data-gen" python3 "$TOOLS/perf-data-gen.py" prof "train.$t.triples" \
-              -o "train.$t.trace.perf.data" --all-objects
+              -o "train.$t.trace.perf.data" --all-objects --start-anywhere --samples=200000
           fi
-          par placed_build "$t-$k" "train.$t.trace.perf.data" "$ICACHE"
+          par placed_build "$t-$k" --pa="train.$t.pa" "train.$t.trace.perf.data" "$ICACHE"
         fi
       done
     done
