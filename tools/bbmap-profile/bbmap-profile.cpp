@@ -179,8 +179,8 @@ cl::opt<double> ColdFraction(
     "cold-fraction",
     cl::desc("With a layout format: a block that ran fewer than F times as "
              "often as its function's hottest block goes to the function's "
-             ".cold part with the blocks that never ran (default 0: every "
-             "block that ran is in the hot cluster)"),
+             ".cold part with the blocks that never ran (default 0.00003; "
+             "0 keeps every block that ran in the hot cluster)"),
     cl::value_desc("F"), cl::cat(ProfileCategory));
 cl::opt<std::string> PlacedBinaryPath(
     "placed-binary",

@@ -63,16 +63,19 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
   return F.Misfits && F.Misfits * 2 >= F.Records;
 }
 
+/// The default LayoutOptions::ColdFraction: chosen on bench/layout-suite.sh
+/// (docs/layout.md, "What the profile did not see").
+constexpr double DefaultColdFraction = 0.00003;
+
 /// How computeLayout lays out.
 struct LayoutOptions {
   /// A block that ran fewer than ColdFraction times as often as its
   /// function's hottest block joins the blocks that never ran in the
-  /// function's cold part: it takes no room in the hot code, and no part
-  /// in ext-TSP, whose time grows with the blocks it orders. The default,
-  /// 0, keeps every block that ran in the hot cluster, as BOLT's
-  /// -split-all-cold does: a block a short training run reached rarely
-  /// is not rare in a long run (docs/layout.md).
-  double ColdFraction = 0;
+  /// function's cold part. The default keeps all but the rarest blocks
+  /// (setup and error paths) in the hot cluster: a block a short training
+  /// run reached rarely is not rare in a long run. 0 keeps every block
+  /// that ran, as BOLT's -split-all-cold does.
+  double ColdFraction = DefaultColdFraction;
   /// Functions are laid out on up to Threads threads (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;

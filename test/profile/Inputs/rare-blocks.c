@@ -1,8 +1,9 @@
-/* rare-blocks.c - a loop with two rarely taken blocks, for the cold
+/* rare-blocks.c - a loop with three rarely taken blocks, for the cold
  * fraction of layouts (test/profile/layout-cold-fraction.test). kernel()
- * runs 1000 times, its loop 100000 times in all; 20 of those iterations
- * call seldom() (a 5000th, below bbmap-profile's default --cold-fraction
- * of 0.003) and 500 call sometimes() (a 200th, above it). */
+ * runs 1000 times, its loop 100000 times in all; one of those iterations
+ * calls once() (a 100000th, below bbmap-profile's default --cold-fraction
+ * of 0.00003), 20 call seldom() (a 5000th) and 500 call sometimes() (a
+ * 200th). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,6 +13,8 @@ __attribute__((noinline)) void seldom(unsigned *s) { *s += 7; }
 
 __attribute__((noinline)) void sometimes(unsigned *s) { *s ^= 3; }
 
+__attribute__((noinline)) void once(unsigned *s) { *s += 11; }
+
 __attribute__((noinline)) unsigned kernel(unsigned s, unsigned n) {
   for (unsigned i = 0; i < n; i++, iteration++) {
     s = s * 31 + i;
@@ -19,6 +22,8 @@ __attribute__((noinline)) unsigned kernel(unsigned s, unsigned n) {
       seldom(&s);
     if (iteration % 200 == 1)
       sometimes(&s);
+    if (iteration == 54321)
+      once(&s);
   }
   return s;
 }
