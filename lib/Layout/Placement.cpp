@@ -1,12 +1,12 @@
 //===- Placement.cpp - where the hot code starts in its page --------------===//
 //
-// The candidates are the page offsets with the hot code's offset in its
-// line: one per line of the period the sets repeat with (at most a page).
-// Each candidate's cost is the sum over sets of the fetches of the lines
-// beyond the set's ways, the lines ranked by fetches. The program's lines
-// in a set at one candidate are those of another set as linked, so the
-// lines are grouped by set once and each candidate merges two sorted lists
-// per set.
+// The candidates are the page offsets PlacementGranule bytes apart within
+// the period the sets repeat with (at most a page). Each candidate's cost is
+// the sum over sets of the fetches of the lines beyond the set's ways, the
+// lines ranked by fetches. Moving the code by whole lines only moves its
+// lines to other sets, so the lines are made and grouped by set once per
+// offset within the line, and each candidate merges two sorted lists per
+// set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,16 +83,31 @@ std::vector<Ranked> bySlot(ArrayRef<LineWeight> Lines, uint64_t LineBytes,
 
 } // namespace
 
+std::vector<LineWeight> programLines(ArrayRef<BlockWeight> Blocks,
+                                     uint64_t LineBytes, uint64_t Shift) {
+  DenseMap<uint64_t, double> Lines;
+  for (const BlockWeight &B : Blocks)
+    for (uint64_t A = alignDown(B.Start + Shift, LineBytes); A < B.End + Shift;
+         A += LineBytes)
+      Lines[A] += B.Count;
+  std::vector<LineWeight> Sorted;
+  for (const auto &[Address, Fetches] : Lines)
+    Sorted.push_back({Address, Fetches});
+  llvm::sort(Sorted, [](const LineWeight &A, const LineWeight &B) {
+    return A.Address < B.Address;
+  });
+  return Sorted;
+}
+
 Placement choosePlacement(const PlacementInput &Input,
                           const CacheGeometry &Cache, uint64_t PageBytes) {
   uint64_t Line = Cache.LineBytes;
   uint64_t Slots =
       std::min(Cache.sets(), std::max<uint64_t>(PageBytes / Line, 1));
   uint64_t Ways = Cache.Ways * (Cache.sets() / Slots);
-  std::vector<Ranked> Program = bySlot(Input.Program, Line, Slots);
   std::vector<Ranked> Others = bySlot(Input.Others, Line, Slots);
   // Moving the code by K lines puts the lines of slot S - K in slot S.
-  auto CostAt = [&](uint64_t K) {
+  auto CostAt = [&](const std::vector<Ranked> &Program, uint64_t K) {
     double Cost = 0;
     for (uint64_t S = 0; S != Slots; ++S)
       Cost += overflow(Program[(S + Slots - K) % Slots], Others[S], Ways);
@@ -100,27 +115,26 @@ Placement choosePlacement(const PlacementInput &Input,
   };
   Placement P;
   P.HotStart = Input.HotStart;
-  P.LinkedPageOffset = Input.HotStart % PageBytes;
-  P.LinkedCost = P.Cost = CostAt(0);
-  uint64_t Best = 0;
-  for (uint64_t K = 1; K != Slots; ++K) {
-    double Cost = CostAt(K);
-    if (Cost < P.Cost * (1 - 1e-9)) {
-      P.Cost = Cost;
-      Best = K;
+  P.LinkedPageOffset = P.PageOffset = Input.HotStart % PageBytes;
+  uint64_t Granule = std::min(PlacementGranule, Line);
+  for (uint64_t Within = 0; Within < Line; Within += Granule) {
+    std::vector<Ranked> Program =
+        bySlot(programLines(Input.Program, Line, Within), Line, Slots);
+    for (uint64_t K = 0; K != Slots; ++K) {
+      double Cost = CostAt(Program, K);
+      if (!Within && !K) {
+        P.LinkedCost = P.Cost = Cost;
+      } else if (Cost < P.Cost * (1 - 1e-9)) {
+        P.Cost = Cost;
+        P.PageOffset = (Input.HotStart + Within + K * Line) % (Slots * Line);
+      }
     }
   }
-  uint64_t Period = Slots * Line;
-  uint64_t Linked = Input.HotStart % Period;
-  P.PageOffset = (Linked + Best * Line) % Period;
-  if (!Best)
-    P.PageOffset = P.LinkedPageOffset;
   return P;
 }
 
 Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
-                                       const MappedBinary &Placed,
-                                       uint64_t LineBytes) {
+                                       const MappedBinary &Placed) {
   const AddressIndex &Index = Placed.index();
   StringMap<FunctionBlocks> ByName;
   StringMap<unsigned> Seen;
@@ -132,7 +146,6 @@ Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
   }
   PlacementInput Input;
   Input.HotStart = UINT64_MAX;
-  DenseMap<uint64_t, double> Lines;
   for (const FunctionLayout &L : Layout) {
     auto It = ByName.find(L.Name);
     if (It == ByName.end())
@@ -144,11 +157,9 @@ Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
       Counts[B.ID] = B.Count;
     for (uint32_t E : F.Entries) {
       auto C = Counts.find(Index.idOf(E));
-      if (C == Counts.end() || Index.blockEnd(E) <= Index.blockStart(E))
-        continue;
-      for (uint64_t A = alignDown(Index.blockStart(E), LineBytes);
-           A < Index.blockEnd(E); A += LineBytes)
-        Lines[A] += C->second;
+      if (C != Counts.end() && Index.blockEnd(E) > Index.blockStart(E))
+        Input.Program.push_back(
+            {Index.blockStart(E), Index.blockEnd(E), double(C->second)});
     }
   }
   if (Input.HotStart == UINT64_MAX)
@@ -156,11 +167,6 @@ Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
                              "' has none of the laid-out functions in its "
                              "map (is it the binary built with the layout, "
                              "with the plugin or -fbasic-block-address-map?)");
-  for (const auto &[Address, Fetches] : Lines)
-    Input.Program.push_back({Address, Fetches});
-  llvm::sort(Input.Program, [](const LineWeight &A, const LineWeight &B) {
-    return A.Address < B.Address;
-  });
   return Input;
 }
 

@@ -292,8 +292,8 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
       unwrap(R.PlacedBinaryPath, MappedBinary::open(R.PlacedBinaryPath));
   Triple::ArchType Arch = Placed->object().getArch();
   CacheGeometry Cache = R.Cache.value_or(defaultCacheGeometry(Arch));
-  PlacementInput Input = unwrap(
-      R.PlacedBinaryPath, placedProgram(Layout, *Placed, Cache.LineBytes));
+  PlacementInput Input =
+      unwrap(R.PlacedBinaryPath, placedProgram(Layout, *Placed));
   StringRef Process = processPerfData();
   ProcessCode Code = unwrap(
       Process, readProcessCode(Process, sys::path::filename(Profiled.path()),
@@ -307,7 +307,7 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
   // The other objects' weights in the program's unit: the profile's
   // weight of the binary's lines against their fetches by block counts.
   double Fetches = 0;
-  for (const LineWeight &L : Input.Program)
+  for (const LineWeight &L : programLines(Input.Program, Cache.LineBytes))
     Fetches += L.Fetches;
   double Scale = Fetches / double(Code.BinaryWeight);
   for (const auto &[Line, Weight] : Code.OtherLines)

@@ -54,9 +54,26 @@ struct LineWeight {
   double Fetches = 0;
 };
 
+/// A block of the placed binary's code, [Start, End) at its link address,
+/// and how often it ran.
+struct BlockWeight {
+  uint64_t Start = 0;
+  uint64_t End = 0;
+  double Count = 0;
+};
+
+/// The lines \p Blocks fetch with the code moved by \p Shift bytes: a line
+/// is fetched once per execution of each block that covers it.
+std::vector<LineWeight> programLines(llvm::ArrayRef<BlockWeight> Blocks,
+                                     uint64_t LineBytes, uint64_t Shift = 0);
+
+/// The hot code moves by multiples of this, which keeps the alignment clang
+/// gives functions (16 bytes on x86-64, at most that on AArch64).
+constexpr uint64_t PlacementGranule = 16;
+
 struct PlacementInput {
-  /// The lines of the placed binary's code, at its link addresses.
-  std::vector<LineWeight> Program;
+  /// The blocks of the placed binary's code that ran.
+  std::vector<BlockWeight> Program;
   /// The lines of the other objects' code, each a distinct line.
   std::vector<LineWeight> Others;
   /// The address of the placed binary's hot code: the code after it moves
@@ -67,7 +84,7 @@ struct PlacementInput {
 struct Placement {
   uint64_t HotStart = 0;
   /// The page offset the hot code starts at: HotStart's own (as linked)
-  /// or another one with the same offset in its line.
+  /// or another one PlacementGranule bytes apart.
   uint64_t PageOffset = 0;
   uint64_t LinkedPageOffset = 0;
   /// Modelled misses (Input's unit) as linked and at PageOffset.
@@ -75,23 +92,24 @@ struct Placement {
   double Cost = 0;
 };
 
-/// The page offset of \p Input's hot code with the fewest modelled misses.
-/// The model: in each set, the lines of the program and of the other
-/// objects that fall in it, the \p Cache's ways hold the most fetched, and
-/// every fetch of the others misses. A cache whose sets span more than a
+/// The page offset of \p Input's hot code with the fewest modelled misses,
+/// among those PlacementGranule bytes apart. The model: in each set, the
+/// lines of the program and of the other objects that fall in it, the \p
+/// Cache's ways hold the most fetched, and every fetch of the others
+/// misses. A cache whose sets span more than a
 /// page is modelled with the sets a page offset decides, each as many ways
 /// wider (the other bits are the loader's).
 Placement choosePlacement(const PlacementInput &Input,
                           const CacheGeometry &Cache,
                           uint64_t PageBytes = 4096);
 
-/// The lines of \p Placed's code that the profile's blocks ran, by \p
+/// The blocks of \p Placed's code that the profile's blocks ran, by \p
 /// Layout's flow (block IDs and counts, by function name), and the address
 /// of its hot code (the lowest of the laid-out functions'); functions the
 /// placed binary does not have once are skipped.
 llvm::Expected<PlacementInput>
-placedProgram(llvm::ArrayRef<FunctionLayout> Layout, const MappedBinary &Placed,
-              uint64_t LineBytes);
+placedProgram(llvm::ArrayRef<FunctionLayout> Layout,
+              const MappedBinary &Placed);
 
 /// The symbol of the padding section, first in the symbol order.
 constexpr llvm::StringLiteral PlacementSymbol = "__bbmap_placement";
