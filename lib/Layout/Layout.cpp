@@ -224,7 +224,8 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
     auto Fit = P.Fit.find(F.Address);
     return Fit != P.Fit.end() && leftOutOfLayout(Fit->second);
   });
-  double ColdFraction = Options.ColdFraction;
+  double ColdFraction = Options.ColdFraction.value_or(
+      P.Kind == CountKind::Executions ? DefaultColdFraction : 0);
   std::vector<BlockEdge> AllEdges = sortedEdges(P);
   // Two more items, taken first: the function order and the compile units
   // of functions that share their name (DWARF, read on one thread). They

@@ -78,7 +78,7 @@ struct ProfileRequest {
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;
   /// LayoutOptions::ColdFraction.
-  double ColdFraction = DefaultColdFraction;
+  std::optional<double> ColdFraction;
   /// --format=placement: the binary built with the layout, whose hot code
   /// is placed, and the instruction cache it is placed for (unset: the
   /// binary's architecture's, defaultCacheGeometry).

@@ -179,8 +179,10 @@ cl::opt<double> ColdFraction(
     "cold-fraction",
     cl::desc("With a layout format: a block that ran fewer than F times as "
              "often as its function's hottest block goes to the function's "
-             ".cold part with the blocks that never ran (default 0.00003; "
-             "0 keeps every block that ran in the hot cluster)"),
+             ".cold part with the blocks that never ran (default: 0.00003 "
+             "with branch records or traces, 0 with IP samples, whose small "
+             "inferred counts are estimates; 0 keeps every block that ran "
+             "in the hot cluster)"),
     cl::value_desc("F"), cl::cat(ProfileCategory));
 cl::opt<std::string> PlacedBinaryPath(
     "placed-binary",

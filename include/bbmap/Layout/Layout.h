@@ -63,19 +63,22 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
   return F.Misfits && F.Misfits * 2 >= F.Records;
 }
 
-/// The default LayoutOptions::ColdFraction: chosen on bench/layout-suite.sh
-/// (docs/layout.md, "What the profile did not see").
+/// The default LayoutOptions::ColdFraction for counts of executions (branch
+/// records, traces): chosen on bench/layout-suite.sh (docs/layout.md, "What
+/// the profile did not see").
 constexpr double DefaultColdFraction = 0.00003;
 
 /// How computeLayout lays out.
 struct LayoutOptions {
   /// A block that ran fewer than ColdFraction times as often as its
   /// function's hottest block joins the blocks that never ran in the
-  /// function's cold part. The default keeps all but the rarest blocks
-  /// (setup and error paths) in the hot cluster: a block a short training
-  /// run reached rarely is not rare in a long run. 0 keeps every block
-  /// that ran, as BOLT's -split-all-cold does.
-  double ColdFraction = DefaultColdFraction;
+  /// function's cold part. Unset: DefaultColdFraction for counts of
+  /// executions, which keeps all but the rarest blocks (setup and error
+  /// paths) hot, as a block a short training run reached rarely is not
+  /// rare in a long run; 0 for counts inferred from IP samples, where a
+  /// small count is the inference's estimate. 0 keeps every block that
+  /// ran, as BOLT's -split-all-cold does.
+  std::optional<double> ColdFraction;
   /// Functions are laid out on up to Threads threads (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;
