@@ -170,6 +170,19 @@ Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
   return Input;
 }
 
+double addOtherObjects(PlacementInput &Input, ProcessCode Code,
+                       uint64_t LineBytes, uint64_t PageBytes) {
+  if (!Code.HasBranches)
+    spreadOverFunctions(Code, LineBytes);
+  double Fetches = 0;
+  for (const LineWeight &L : programLines(Input.Program, LineBytes))
+    Fetches += L.Fetches;
+  double Scale = Fetches / double(Code.BinaryWeight);
+  for (const auto &[Line, Weight] : Code.OtherLines)
+    Input.Others.push_back({Line.second % PageBytes, Weight * Scale});
+  return Fetches;
+}
+
 void writePlacementAssembly(const Placement &P, Triple::ArchType Arch,
                             uint64_t PageBytes, raw_ostream &OS) {
   // int3 on x86; on AArch64 zero words are permanently undefined (udf #0).

@@ -222,21 +222,24 @@ void spreadInObject(StringRef Path, uint64_t LineBytes,
     return;
   std::vector<FrameRange> Frames = frameRanges(*Obj);
   CodeSections Code(*Obj);
-  DenseMap<const FrameRange *, double> ByFrame;
+  // The weight of each FDE's samples, by its index in Frames (summed in
+  // FDE order below, so the same input gives the same weights).
+  std::vector<double> ByFrame(Frames.size());
   std::vector<std::pair<uint64_t, double>> Spread;
   for (const auto &[Offset, Weight] : Lines) {
     std::optional<uint64_t> Address = Code.addressOf(Offset);
     const FrameRange *F = Address ? frameOf(Frames, *Address) : nullptr;
-    std::optional<uint64_t> Start = F ? Code.offsetOf(F->Start) : std::nullopt;
-    if (Start)
-      ByFrame[F] += Weight;
+    if (F && Code.offsetOf(F->Start))
+      ByFrame[F - Frames.data()] += Weight;
     else
       Spread.push_back({Offset, Weight});
   }
-  for (const auto &[F, Weight] : ByFrame) {
-    uint64_t Start = *Code.offsetOf(F->Start);
-    uint64_t First = alignDown(Start, LineBytes), End = Start + F->Size;
-    double Share = Weight / double(divideCeil(End - First, LineBytes));
+  for (size_t I = 0; I != Frames.size(); ++I) {
+    if (!ByFrame[I])
+      continue;
+    uint64_t Start = *Code.offsetOf(Frames[I].Start);
+    uint64_t First = alignDown(Start, LineBytes), End = Start + Frames[I].Size;
+    double Share = ByFrame[I] / double(divideCeil(End - First, LineBytes));
     for (uint64_t Line = First; Line < End; Line += LineBytes)
       Spread.push_back({Line, Share});
   }

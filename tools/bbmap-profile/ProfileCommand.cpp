@@ -302,16 +302,9 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
     fail(Process, "no sample in '" + Profiled.path() +
                       "': the profile cannot weigh its code against "
                       "the other objects'");
-  if (!Code.HasBranches)
-    spreadOverFunctions(Code, Cache.LineBytes);
-  // The other objects' weights in the program's unit: the profile's
-  // weight of the binary's lines against their fetches by block counts.
-  double Fetches = 0;
-  for (const LineWeight &L : programLines(Input.Program, Cache.LineBytes))
-    Fetches += L.Fetches;
-  double Scale = Fetches / double(Code.BinaryWeight);
-  for (const auto &[Line, Weight] : Code.OtherLines)
-    Input.Others.push_back({Line.second % PlacementPage, Weight * Scale});
+  size_t Objects = Code.Objects.size();
+  double Fetches =
+      addOtherObjects(Input, std::move(Code), Cache.LineBytes, PlacementPage);
   Placement P = choosePlacement(Input, Cache, PlacementPage);
   WithColor::note(errs(), R.ToolName)
       << "'" << R.PlacedBinaryPath << "': hot code at page offset 0x"
@@ -322,7 +315,7 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
       << " of its fetches ("
       << llvm::format("%.4g", P.LinkedCost / std::max(Fetches, 1.0))
       << " as linked), against " << Input.Others.size() << " lines of "
-      << Code.Objects.size() << " other objects\n";
+      << Objects << " other objects\n";
   BuryPointer(std::move(Placed));
   return P;
 }

@@ -19,6 +19,7 @@
 
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Profile/ProcessCode.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -110,6 +111,15 @@ Placement choosePlacement(const PlacementInput &Input,
 llvm::Expected<PlacementInput>
 placedProgram(llvm::ArrayRef<FunctionLayout> Layout,
               const MappedBinary &Placed);
+
+/// Adds the lines \p Code saw run in the other objects to \p Input.Others
+/// at their offsets in a page of \p PageBytes, their weights turned into
+/// the program's unit: the fetches of Input.Program's lines over
+/// Code.BinaryWeight (which must not be 0). IP samples are first spread
+/// over their functions (spreadOverFunctions). Returns the program's
+/// fetches as linked.
+double addOtherObjects(PlacementInput &Input, ProcessCode Code,
+                       uint64_t LineBytes, uint64_t PageBytes);
 
 /// The symbol of the padding section, first in the symbol order.
 constexpr llvm::StringLiteral PlacementSymbol = "__bbmap_placement";
