@@ -55,6 +55,10 @@
 #                 as a profiler samples the whole process).
 #                 Skipped, with a note, while bbmap-profile has no
 #                 --format=placement.
+#   bbmap-cloned  with CLONE=1, sqlite3 cases: bbmap's clusters with path
+#                 cloning (`p` lines) of the interpreter's dispatch,
+#                 bench/tools/clone-dispatch.py (issue #36, item 4;
+#                 docs/layout.md, "Path cloning"), bbmap's symbol order.
 #   BOLT          llvm-bolt-22 on prof with perf2bolt-22's fdata of the same
 #                 profile: -reorder-blocks=ext-tsp -reorder-functions=cdsort
 #                 -split-functions -split-all-cold, and -split-eh on x86.
@@ -83,7 +87,7 @@
 #            time; arm64 --size 50; cppcheck (four builds of 3 to 8
 #            minutes each, 3 to 4 minutes per simulated run).
 #   env: X86_SPLITS, KINDS, ARM_SIZE, CASES (of x86 arm64 cppcheck),
-#   PLACEMENTS (8), RUNS (3), PERF_RUNS (5), PERF_FREQ (20000), JOBS (2),
+#   CLONE (0; 1 adds bbmap-cloned), PLACEMENTS (8), RUNS (3), PERF_RUNS (5), PERF_FREQ (20000), JOBS (2),
 #   BBMAP_BUILD_DIR, BBMAP_BASELINE_BUILD_DIR. Builds, profiles and
 #   measurements are reused while their inputs are unchanged (stamps; the
 #   profiles while prof is), so a second run after a change of
@@ -118,14 +122,15 @@ else
 fi
 CASES=${CASES:-x86 arm64 cppcheck} KINDS=${KINDS:-trace perf}
 PLACEMENTS=${PLACEMENTS:-8} RUNS=${RUNS:-3} PERF_RUNS=${PERF_RUNS:-5}
-PERF_FREQ=${PERF_FREQ:-20000} JOBS=${JOBS:-2}
+PERF_FREQ=${PERF_FREQ:-20000} JOBS=${JOBS:-2} CLONE=${CLONE:-0}
+[[ $CLONE =~ ^[01]$ ]] || die "CLONE must be 0 or 1"
 for v in PLACEMENTS RUNS PERF_RUNS PERF_FREQ JOBS ARM_SIZE; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
 done
 for k in $KINDS; do case $k in trace|perf) ;; *) die "unknown profile kind '$k'" ;; esac; done
 build=${BBMAP_BUILD_DIR:-$ROOT/build}/llvm-22
 baseline=${BBMAP_BASELINE_BUILD_DIR:-${BBMAP_BUILD_DIR:-$ROOT/build}}/llvm-22
-for f in "$build/bbmap-profile" "$build/bbmap-plugin.so" "$baseline/bbmap-profile"; do
+for f in "$build/bbmap-profile" "$build/bbmap-dump" "$build/bbmap-plugin.so" "$baseline/bbmap-profile"; do
   [ -f "$f" ] || die "no $f (run: scripts/build.sh 22)"
 done
 SYSROOT=/usr/aarch64-linux-gnu
@@ -165,7 +170,7 @@ tree_of() {
   echo "tree: $(git -C "$ROOT" log -1 --format='%h %s' | cut -c1-90)"
   echo "mode: $mode; cases: $CASES; x86 splits: $X86_SPLITS; kinds: $KINDS; arm64 --size $ARM_SIZE"
   echo "bbmap-profile (bbmap, bbmap-placed): $(tree_of "$build"); before: $(tree_of "$baseline")"
-  echo "placements: $PLACEMENTS (k * 528 mod 4096 bytes); perf: $PERF_RUNS runs at $PERF_FREQ Hz; RUNS=$RUNS"
+  echo "placements: $PLACEMENTS (k * 528 mod 4096 bytes); perf: $PERF_RUNS runs at $PERF_FREQ Hz; RUNS=$RUNS; CLONE=$CLONE"
 } | tee meta.txt
 
 step "plugins"
@@ -245,6 +250,13 @@ placed_build() {
     -o "place-$tag.s" --symbol-order="place-$tag.order" "${geo[@]}"
   clang-22 "${CC_TARGET[@]}" -c "place-$tag.s" -o "place-$tag.o"
   link "placed-$tag" "bbmap-$tag" "$PWD/place-$tag.o" -Wl,--symbol-ordering-file="$PWD/place-$tag.order"
+}
+# cloned_build TAG: cloned-TAG, bbmap-TAG's layout with the interpreter's
+# dispatch cloned (clone-dispatch.py; no plugin: clang's map of cloned
+# blocks is not what this measures).
+cloned_build() {
+  python3 "$BENCH/tools/clone-dispatch.py" "bbmap-$1.clusters" prof.table -o "cloned-$1.clusters"
+  layout_build "cloned-$1" "cloned-$1.clusters" "bbmap-$1.order"
 }
 # bolt_build TAG PROFILE-KIND PROFILE-FILE: bolt-TAG.
 bolt_build() {
@@ -420,6 +432,14 @@ sqlite_case() {
     done
   done
   par_wait
+  if [ "$CLONE" = 1 ]; then
+    step "$arch: bbmap-cloned builds"
+    "$build/bbmap-dump" --bb-addr-map --output-style=table prof >prof.table
+    for t in $trains; do
+      for k in $kinds; do par cloned_build "$t-$k"; done
+    done
+    par_wait
+  fi
   if [ "$PLACE" = 1 ]; then
     step "$arch: bbmap-placed builds"
     for t in $trains; do
@@ -441,8 +461,10 @@ sqlite_case() {
   # The measurements.
   local labels=(plain before bbmap) pairs=()
   [ "$PLACE" = 0 ] || labels+=(bbmap-placed)
+  [ "$CLONE" = 0 ] || labels+=(bbmap-cloned)
   labels+=(BOLT)
   bin_of() { case $1 in plain) echo plain ;; bbmap-placed) echo "placed-$2" ;;
+    bbmap-cloned) echo "cloned-$2" ;;
     BOLT) echo "bolt-$2" ;; *) echo "$1-$2" ;; esac; }
   for s in $splits; do
     r=${SPLIT_TEST[$s]} t=${SPLIT_TRAIN[$s]}

@@ -6,13 +6,14 @@ rows (TSV, one per case, profile kind and build):
 
 AS_BUILT, MEAN, MIN and MAX are simulated I1 misses (as built, and over the
 placements); LLI (cachegrind's LLi misses) and CPU (median seconds) are '-'
-when not measured. BUILD is one of plain, before, bbmap, bbmap-placed, BOLT.
+when not measured. BUILD is one of plain, before, bbmap, bbmap-placed,
+bbmap-cloned (CLONE=1), BOLT.
 
 Usage: suite-report.py ROWS.tsv
 """
 import sys
 
-BUILDS = ('plain', 'before', 'bbmap', 'bbmap-placed', 'BOLT')
+BUILDS = ('plain', 'before', 'bbmap', 'bbmap-placed', 'bbmap-cloned', 'BOLT')
 
 
 def num(v):
@@ -83,6 +84,15 @@ def main():
               % ', '.join(fails))
     else:
         print('every bbmap-placed build as built is within 5% of its best measured placement')
+    cloned = [k for k in order if 'bbmap-cloned' in rows[k]]
+    if cloned:
+        print()
+        print('bbmap-cloned/bbmap (I1 as built, mean; instructions): ' + '; '.join(
+            '%s %s %s, %s; %s' % (k + (
+                ratio(get(rows[k], 'bbmap-cloned', 'as_built'), get(rows[k], 'bbmap', 'as_built')),
+                ratio(get(rows[k], 'bbmap-cloned', 'mean'), get(rows[k], 'bbmap', 'mean')),
+                ratio(get(rows[k], 'bbmap-cloned', 'ins'), get(rows[k], 'bbmap', 'ins'))))
+            for k in cloned))
     cases = []
     for c, _ in order:
         if c not in cases:
