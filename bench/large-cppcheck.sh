@@ -44,7 +44,8 @@
 # Builds go to bench/out/large-cppcheck/<name>/ and are reused while their
 # flags and compiler plugin are unchanged (a build takes 5 to 8 minutes on
 # two cores). Set BBMAP_BUILD_DIR to use another tree's build/ for the
-# plugin and bbmap-profile.
+# plugin and bbmap-profile, and BBMAP_LAYOUT_ARGS to give bbmap-profile's
+# layout and placement more options (a policy to try).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -86,6 +87,7 @@ for f in bbmap-profile bbmap-dump bbmap-plugin.so; do
   cmp -s "$build/$f" "bin/$f" || cp "$build/$f" bin/
 done
 PROFILE=$out/bin/bbmap-profile DUMP=$out/bin/bbmap-dump PLUGIN=$out/bin/bbmap-plugin.so
+read -ra LAYOUT_ARGS <<<"${BBMAP_LAYOUT_ARGS:-}"
 fetch_cppcheck
 start=$(date +%s)
 
@@ -308,7 +310,8 @@ layout_files() {
   local b=$1 s=$2
   step "bbmap-profile $b ($s): clusters and symbol order"
   run "$b.$s.bbmap-profile" "$PROFILE" "$b/bin/$PROG" "$(source_args "$b" "$s")" \
-    --format=clusters --layout-for=22 -o "$b.$s.clusters" --symbol-order="$b.$s.order"
+    --format=clusters --layout-for=22 -o "$b.$s.clusters" --symbol-order="$b.$s.order" \
+    "${LAYOUT_ARGS[@]}"
   echo "  $(grep -c '^f ' "$b.$s.clusters") functions in the cluster profile," \
     "$(wc -l <"$b.$s.order") symbols in the order"
 }
@@ -700,7 +703,7 @@ suite_part() {
       run "suite-place.$s" "$PROFILE" "plugin/bin/$PROG" "$(source_args plugin "$s")" \
         --process-perfdata="$pd" --format=placement \
         --placed-binary="suite-bbmap-$s/bin/$PROG" -o "suite-place.$s.s" \
-        --symbol-order="suite-place.$s.order"
+        --symbol-order="suite-place.$s.order" "${LAYOUT_ARGS[@]}"
       run "suite-place.$s.as" clang-22 -c "suite-place.$s.s" -o "$out/suite-place.$s.o"
       relink "suite-bbmap-$s" "bin/$PROG" "bin/$PROG.placed" "$out/suite-place.$s.o" \
         "-Wl,--symbol-ordering-file=$out/suite-place.$s.order"

@@ -88,7 +88,9 @@
 #            minutes each, 3 to 4 minutes per simulated run).
 #   env: X86_SPLITS, KINDS, ARM_SIZE, CASES (of x86 arm64 cppcheck),
 #   CLONE (0; 1 adds bbmap-cloned), PLACEMENTS (8), RUNS (3), PERF_RUNS (5), PERF_FREQ (20000), JOBS (2),
-#   BBMAP_BUILD_DIR, BBMAP_BASELINE_BUILD_DIR. Builds, profiles and
+#   BBMAP_BUILD_DIR, BBMAP_BASELINE_BUILD_DIR, BBMAP_LAYOUT_ARGS (more
+#   bbmap-profile options for bbmap's layout and placement, to try a policy:
+#   "--cold-fraction=0 --function-order=none"; here and in cppcheck's). Builds, profiles and
 #   measurements are reused while their inputs are unchanged (stamps; the
 #   profiles while prof is), so a second run after a change of
 #   bbmap-profile rebuilds and measures only what the change touched.
@@ -123,6 +125,7 @@ fi
 CASES=${CASES:-x86 arm64 cppcheck} KINDS=${KINDS:-trace perf}
 PLACEMENTS=${PLACEMENTS:-8} RUNS=${RUNS:-3} PERF_RUNS=${PERF_RUNS:-5}
 PERF_FREQ=${PERF_FREQ:-20000} JOBS=${JOBS:-2} CLONE=${CLONE:-0}
+read -ra LAYOUT_ARGS <<<"${BBMAP_LAYOUT_ARGS:-}"
 [[ $CLONE =~ ^[01]$ ]] || die "CLONE must be 0 or 1"
 for v in PLACEMENTS RUNS PERF_RUNS PERF_FREQ JOBS ARM_SIZE; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
@@ -171,6 +174,7 @@ tree_of() {
   echo "mode: $mode; cases: $CASES; x86 splits: $X86_SPLITS; kinds: $KINDS; arm64 --size $ARM_SIZE"
   echo "bbmap-profile (bbmap, bbmap-placed): $(tree_of "$build"); before: $(tree_of "$baseline")"
   echo "placements: $PLACEMENTS (k * 528 mod 4096 bytes); perf: $PERF_RUNS runs at $PERF_FREQ Hz; RUNS=$RUNS; CLONE=$CLONE"
+  echo "BBMAP_LAYOUT_ARGS: ${LAYOUT_ARGS[*]:-(none)}"
 } | tee meta.txt
 
 step "plugins"
@@ -236,10 +240,11 @@ layout_build() {
   compile "$name" -fbasic-block-sections=list="$PWD/$cl" -falign-loops=1 "$@"
   link "$name" "$name" -Wl,--symbol-ordering-file="$PWD/$ord"
 }
-# layout_files TOOL PROFILE-OPTION TAG: TAG.clusters and TAG.order of prof.
+# layout_files TOOL PROFILE-OPTION TAG [OPTION...]: TAG.clusters and
+# TAG.order of prof.
 layout_files() {
   run "$3.layout" "$1" prof "$2" --format=clusters --layout-for=22 -o "$3.clusters" \
-    --symbol-order="$3.order"
+    --symbol-order="$3.order" "${@:4}"
 }
 # placed_build TAG PROFILE-OPTION PERFDATA [ICACHE]: placed-TAG from
 # bbmap-TAG's objects, the layout's profile and the process's perf.data.
@@ -247,7 +252,7 @@ placed_build() {
   local tag=$1 src=$2 pd=$3 geo=()
   [ -z "${4:-}" ] || geo=(--icache="$4")
   "$PROFILE" prof "$src" --process-perfdata="$pd" --format=placement --placed-binary="bbmap-$tag" \
-    -o "place-$tag.s" --symbol-order="place-$tag.order" "${geo[@]}"
+    -o "place-$tag.s" --symbol-order="place-$tag.order" "${geo[@]}" "${LAYOUT_ARGS[@]}"
   clang-22 "${CC_TARGET[@]}" -c "place-$tag.s" -o "place-$tag.o"
   link "placed-$tag" "bbmap-$tag" "$PWD/place-$tag.o" -Wl,--symbol-ordering-file="$PWD/place-$tag.order"
 }
@@ -424,7 +429,7 @@ sqlite_case() {
       tag=$t-$k
       if [ "$k" = perf ]; then src=--perfdata=train.$t.perf.data; else src=--pa=train.$t.pa; fi
       layout_files "$BEFORE" "$src" "before-$tag"
-      layout_files "$PROFILE" "$src" "bbmap-$tag"
+      layout_files "$PROFILE" "$src" "bbmap-$tag" "${LAYOUT_ARGS[@]}"
       par layout_build "before-$tag" "before-$tag.clusters" "before-$tag.order"
       par layout_build "bbmap-$tag" "bbmap-$tag.clusters" "bbmap-$tag.order" -fpass-plugin="$PLUGIN"
       if [ "$k" = perf ]; then par bolt_build "$tag" perf "train.$t.perf.data"

@@ -3,8 +3,8 @@
 // Block order: ext-TSP over the blocks of the function (all its ranges)
 // that ran often enough to be in its hot cluster, the entry block as node
 // 0 so that it stays first; the cluster is the blocks in that order. Function
-// order: the cache-directed sort over the profiled functions, with the call
-// counts and call-site offsets of the profile. Functions whose records mostly
+// order: by default the cache-directed sort over the profiled functions, with
+// the call counts and call-site offsets of the profile. Functions whose records mostly
 // do not fit their blocks take no part in either. Each function's block order,
 // the function order and the compile units of functions that share a name are
 // independent items on the threads (the largest first).
@@ -22,6 +22,7 @@
 #include "llvm/Transforms/Utils/CodeLayout.h"
 #include <limits>
 #include <map>
+#include <numeric>
 
 using namespace llvm;
 
@@ -121,9 +122,9 @@ std::vector<std::pair<uint32_t, uint64_t>> hashesOf(const FunctionBlocks &F,
 }
 
 /// The cache-directed function order of \p Functions.
-std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
-                                    const BlockProfile &P,
-                                    const AddressIndex &Index) {
+std::vector<uint64_t> cacheDirectedOrder(ArrayRef<FunctionBlocks> Functions,
+                                         const BlockProfile &P,
+                                         const AddressIndex &Index) {
   std::map<uint64_t, uint64_t> ByAddress;
   std::vector<uint64_t> Sizes, Counts;
   for (const FunctionBlocks &F : Functions) {
@@ -148,6 +149,22 @@ std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
     Offsets.push_back(Key.Site - Caller);
   }
   return codelayout::computeCacheDirectedLayout(Sizes, Counts, Calls, Offsets);
+}
+
+/// The order \p Order of \p Functions (profiledFunctions: hottest first).
+std::vector<uint64_t> functionOrder(ArrayRef<FunctionBlocks> Functions,
+                                    const BlockProfile &P,
+                                    const AddressIndex &Index,
+                                    FunctionOrder Order) {
+  if (Order == FunctionOrder::CacheDirected)
+    return cacheDirectedOrder(Functions, P, Index);
+  std::vector<uint64_t> Positions(Functions.size());
+  std::iota(Positions.begin(), Positions.end(), 0);
+  if (Order == FunctionOrder::None)
+    llvm::stable_sort(Positions, [&](uint64_t A, uint64_t B) {
+      return Functions[A].Address < Functions[B].Address;
+    });
+  return Positions;
 }
 
 /// The names of the other function symbols at \p F's address.
@@ -240,7 +257,7 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
   Costs.push_back(std::numeric_limits<uint64_t>::max());
   forEachInOrder(costliestFirst(Costs), Options.Threads, [&](uint32_t I) {
     if (I == Functions.size())
-      Order = functionOrder(Functions, P, Index);
+      Order = functionOrder(Functions, P, Index, Options.Order);
     else if (I == Functions.size() + 1)
       Modules = sharedNameModules(Functions, Binary);
     else

@@ -719,7 +719,7 @@ int ProfileRun::run() {
   if (WritesLayout) {
     Phases.start("layout", "lay out blocks and functions");
     std::vector<FunctionLayout> Layout =
-        computeLayout(Blocks, Charged, {R.ColdFraction, R.Threads});
+        computeLayout(Blocks, Charged, {R.ColdFraction, R.Threads, R.Order});
     // Nothing to lay out is an error, and no file is written (returning
     // lets Outs remove them).
     if (Layout.empty()) {

@@ -77,8 +77,9 @@ struct ProfileRequest {
   ClusterConsumer LayoutFor = ClusterConsumer::Clang19;
   bool InferCounts = false;
   InferenceSolver Solver = InferenceSolver::PrimalDual;
-  /// LayoutOptions::ColdFraction.
+  /// LayoutOptions::ColdFraction and Order.
   std::optional<double> ColdFraction;
+  FunctionOrder Order = FunctionOrder::CacheDirected;
   /// --format=placement: the binary built with the layout, whose hot code
   /// is placed, and the instruction cache it is placed for (unset: the
   /// binary's architecture's, defaultCacheGeometry).

@@ -184,6 +184,19 @@ cl::opt<double> ColdFraction(
              "inferred counts are estimates; 0 keeps every block that ran "
              "in the hot cluster)"),
     cl::value_desc("F"), cl::cat(ProfileCategory));
+cl::opt<FunctionOrder> Order(
+    "function-order",
+    cl::desc("With a layout format, the order of the hot functions (default: "
+             "cdsort)"),
+    cl::values(clEnumValN(FunctionOrder::CacheDirected, "cdsort",
+                          "LLVM's cache-directed sort of the profile's calls "
+                          "(BOLT's -reorder-functions=cdsort)"),
+               clEnumValN(FunctionOrder::ExecCount, "exec-count",
+                          "the most executed function first"),
+               clEnumValN(FunctionOrder::None, "none",
+                          "the binary's order: hot functions first, in the "
+                          "order of their addresses")),
+    cl::init(FunctionOrder::CacheDirected), cl::cat(ProfileCategory));
 cl::opt<std::string> PlacedBinaryPath(
     "placed-binary",
     cl::desc("With --format=placement: the binary built with the layout "
@@ -323,6 +336,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     }
     Request.ColdFraction = ColdFraction;
   }
+  Request.Order = Order;
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)

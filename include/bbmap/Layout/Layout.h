@@ -68,6 +68,16 @@ inline bool leftOutOfLayout(const FunctionFit &F) {
 /// the profile did not see").
 constexpr double DefaultColdFraction = 0.00003;
 
+/// The order of the hot functions (the names of BOLT's -reorder-functions).
+enum class FunctionOrder {
+  /// LLVM's cache-directed sort of the call graph (BOLT's cdsort).
+  CacheDirected,
+  /// The most executed function (the sum of its block counts) first.
+  ExecCount,
+  /// The binary's own order (by address): only hot and cold are split.
+  None,
+};
+
 /// How computeLayout lays out.
 struct LayoutOptions {
   /// A block that ran fewer than ColdFraction times as often as its
@@ -82,10 +92,11 @@ struct LayoutOptions {
   /// Functions are laid out on up to Threads threads (0: the machine's
   /// hardware threads); the result is the same for any number.
   unsigned Threads = 0;
+  FunctionOrder Order = FunctionOrder::CacheDirected;
 };
 
-/// Hot functions (a non-zero count), in function order, except those left
-/// out (leftOutOfLayout).
+/// Hot functions (a non-zero count), in LayoutOptions::Order, except those
+/// left out (leftOutOfLayout).
 std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
                                           const MappedBinary &Binary,
                                           const LayoutOptions &Options = {});
