@@ -2,12 +2,13 @@
 //
 // Block order: ext-TSP over the blocks of the function (all its ranges)
 // that ran often enough to be in its hot cluster, the entry block as node
-// 0 so that it stays first; the cluster is the blocks in that order. Function
-// order: by default the cache-directed sort over the profiled functions, with
-// the call counts and call-site offsets of the profile. Functions whose records mostly
-// do not fit their blocks take no part in either. Each function's block order,
-// the function order and the compile units of functions that share a name are
-// independent items on the threads (the largest first).
+// 0 so that it stays first; the cluster is the blocks in that order.
+// Function order (LayoutOptions::Order): by default the cache-directed sort
+// over the profiled functions, with the call counts and call-site offsets
+// of the profile. Functions whose records mostly do not fit their blocks
+// take no part in either. Each function's block order, the function order
+// and the compile units of functions that share a name are independent
+// items on the threads (the largest first).
 //
 //===----------------------------------------------------------------------===//
 
