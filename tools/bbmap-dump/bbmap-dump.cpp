@@ -20,6 +20,7 @@
 #include "InstrProfCommand.h"
 #include "JSONStylePrinter.h"
 #include "LLVMStylePrinter.h"
+#include "LayoutCheckCommand.h"
 #include "LookupPrinter.h"
 #include "PerfDataCommand.h"
 #include "SectionStreamer.h"
@@ -222,6 +223,26 @@ cl::opt<bool> Verify(
              "sections and print a report; alone, print only the report. "
              "With --bat, check the BAT tables instead"),
     cl::cat(DumpCategory));
+
+cl::opt<std::string> CheckLayout(
+    "check-layout",
+    cl::desc("Check that the input, a binary rebuilt with this cluster "
+             "profile (and its map), has the layout it asks for; exit "
+             "status 1 when it does not"),
+    cl::value_desc("clusters"), cl::cat(DumpCategory));
+
+cl::opt<std::string> SymbolOrder(
+    "symbol-order",
+    cl::desc("With --check-layout: the symbol ordering file the binary was "
+             "linked with, whose functions must lie in its order"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<std::string> ProfiledBinary(
+    "profiled",
+    cl::desc("With --check-layout: the binary the profile was taken on; "
+             "blocks the compiler added after the layout (not in its map) "
+             "are counted and left out of the comparison"),
+    cl::value_desc("binary"), cl::cat(DumpCategory));
 
 cl::list<std::string> FunctionNames(
     "function",
@@ -661,6 +682,22 @@ int runBoltYAMLMode(Diagnostics &Diag) {
   return runBoltYAML(InputFiles, Opts, Diag);
 }
 
+/// --check-layout: one rebuilt binary, text or JSON.
+int runLayoutCheckMode(Diagnostics &Diag) {
+  if (InputFiles.size() != 1 || Style == OutputStyle::Table) {
+    WithColor::error(errs(), ToolName)
+        << "--check-layout checks one binary, in the llvm or json style\n";
+    return 1;
+  }
+  LayoutCheckOptions Opts;
+  Opts.ClustersPath = CheckLayout;
+  Opts.SymbolOrderPath = SymbolOrder;
+  Opts.ProfiledPath = ProfiledBinary;
+  Opts.JSON = Style == OutputStyle::JSON;
+  Opts.PrettyJSON = PrettyPrint;
+  return runLayoutCheck(InputFiles.front(), Opts, Diag);
+}
+
 /// --verify, alone or after the --bb-addr-map dump of each file. The exit
 /// status is 1 when a section failed to decode or a check found an error.
 int runVerify(DumpContext &Ctx) {
@@ -731,6 +768,13 @@ int main(int argc, char **argv) {
   }
   if (InstrProfileMode)
     return runInstrProfileMode(Ctx.Diag);
+  if (!CheckLayout.empty())
+    return runLayoutCheckMode(Ctx.Diag);
+  if (!SymbolOrder.empty() || !ProfiledBinary.empty()) {
+    WithColor::error(errs(), ToolName)
+        << "--symbol-order and --profiled go with --check-layout\n";
+    return 1;
+  }
   if (PerfDataMode) {
     PerfDataPrintOptions Opts;
     Opts.BranchStack = PerfBranchStack;

@@ -1,0 +1,163 @@
+//===- LayoutCheckCommand.cpp - the --check-layout mode of bbmap-dump -----===//
+//
+// The text is one line per `f` line of the profile, then the function
+// order, the blocks the compiler added (with --profiled) and the summary:
+//   NAME: hot cluster as asked, N other ranges cold, P bytes of padding
+//   function order: as asked (N functions)
+//   layout: as asked, P bytes of padding in hot parts
+// with DIFFERS (and the block IDs wanted and found) where the binary does
+// not realize the layout. docs/dump.md describes the JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutCheckCommand.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+void printIDs(ArrayRef<uint32_t> IDs, raw_ostream &OS) {
+  OS << "[";
+  ListSeparator Sep(", ");
+  for (uint32_t ID : IDs)
+    OS << Sep << ID;
+  OS << "]";
+}
+
+void printFunction(const FunctionCheck &F, raw_ostream &OS) {
+  OS << F.Name << ": ";
+  if (!F.Found) {
+    OS << "not in the rebuilt binary\n";
+    return;
+  }
+  OS << "hot cluster ";
+  if (F.Wanted == F.Got) {
+    OS << "as asked";
+  } else {
+    OS << "DIFFERS ";
+    printIDs(F.Got, OS);
+    OS << " != ";
+    printIDs(F.Wanted, OS);
+  }
+  if (!F.LaterClustersRealized)
+    OS << ", later clusters DIFFER";
+  OS << ", " << F.OtherRanges << " other ranges "
+     << (F.ColdHoldsClustered ? "HOLD HOT BLOCKS" : "cold") << ", "
+     << F.Padding << " bytes of padding\n";
+}
+
+void printText(const LayoutCheckResult &R, raw_ostream &OS) {
+  for (const FunctionCheck &F : R.Functions)
+    printFunction(F, OS);
+  if (R.OrderedFunctions)
+    OS << "function order: " << (R.InOrder ? "as asked" : "DIFFERS") << " ("
+       << *R.OrderedFunctions << " functions)\n";
+  if (R.AddedBlocks)
+    OS << "blocks the compiler added: " << *R.AddedBlocks << "\n";
+  OS << "layout: ";
+  if (unsigned N = R.differences())
+    OS << N << " differences";
+  else
+    OS << "as asked";
+  OS << ", " << R.padding() << " bytes of padding in hot parts\n";
+}
+
+void printJSON(const LayoutCheckResult &R, bool Pretty, raw_ostream &OS) {
+  json::OStream J(OS, Pretty ? 2 : 0);
+  J.object([&] {
+    J.attribute("Realized", R.differences() == 0);
+    J.attribute("Differences", R.differences());
+    J.attribute("Padding", R.padding());
+    if (R.OrderedFunctions)
+      J.attributeObject("FunctionOrder", [&] {
+        J.attribute("Functions", uint64_t(*R.OrderedFunctions));
+        J.attribute("InOrder", R.InOrder);
+      });
+    if (R.AddedBlocks)
+      J.attribute("AddedBlocks", *R.AddedBlocks);
+    J.attributeArray("Functions", [&] {
+      for (const FunctionCheck &F : R.Functions)
+        J.object([&] {
+          J.attribute("Name", F.Name);
+          J.attribute("Found", F.Found);
+          J.attribute("Realized", F.realized());
+          J.attribute("Wanted", json::Array(F.Wanted));
+          J.attribute("Got", json::Array(F.Got));
+          J.attribute("LaterClustersRealized", F.LaterClustersRealized);
+          J.attribute("OtherRangesHoldClustered", F.ColdHoldsClustered);
+          J.attribute("OtherRanges", F.OtherRanges);
+          J.attribute("Padding", F.Padding);
+        });
+    });
+  });
+  OS << "\n";
+}
+
+/// The contents of \p Path, or an error naming it.
+Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return createStringError(Buffer.getError(),
+                             Path + ": " + Buffer.getError().message());
+  return std::move(*Buffer);
+}
+
+/// Reads every input and checks; the first input that fails is reported.
+Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
+                                  const LayoutCheckOptions &Opts) {
+  auto Clusters = readFile(Opts.ClustersPath);
+  if (!Clusters)
+    return Clusters.takeError();
+  Expected<ClusterProfile> Profile = readClusterProfile((*Clusters)->getBuffer());
+  if (!Profile)
+    return createStringError(Opts.ClustersPath + ": " +
+                             toString(Profile.takeError()));
+  std::vector<std::string> Order;
+  if (!Opts.SymbolOrderPath.empty()) {
+    auto OrderFile = readFile(Opts.SymbolOrderPath);
+    if (!OrderFile)
+      return OrderFile.takeError();
+    Order = readSymbolOrder((*OrderFile)->getBuffer());
+  }
+  auto Rebuilt = MappedBinary::open(RebuiltPath);
+  if (!Rebuilt)
+    return createStringError(RebuiltPath + ": " +
+                             toString(Rebuilt.takeError()));
+  std::unique_ptr<MappedBinary> Profiled;
+  if (!Opts.ProfiledPath.empty()) {
+    auto P = MappedBinary::open(Opts.ProfiledPath);
+    if (!P)
+      return createStringError(Opts.ProfiledPath + ": " +
+                               toString(P.takeError()));
+    Profiled = std::move(*P);
+  }
+  return checkLayout(*Profile, Order, **Rebuilt, Profiled.get());
+}
+
+} // namespace
+
+void printLayoutCheck(const LayoutCheckResult &Result,
+                      const LayoutCheckOptions &Opts, raw_ostream &OS) {
+  if (Opts.JSON)
+    printJSON(Result, Opts.PrettyJSON, OS);
+  else
+    printText(Result, OS);
+}
+
+int runLayoutCheck(const std::string &RebuiltPath,
+                   const LayoutCheckOptions &Opts, Diagnostics &Diag) {
+  Expected<LayoutCheckResult> Result = check(RebuiltPath, Opts);
+  if (!Result) {
+    Diag.error(toString(Result.takeError()));
+    return 1;
+  }
+  printLayoutCheck(*Result, Opts, outs());
+  outs().flush();
+  return Result->differences() ? 1 : 0;
+}
+
+} // namespace bbmap
