@@ -488,10 +488,9 @@ link_shared() {
 }
 
 # layout_check WHAT CLUSTERS ORDER BINARY: BINARY has the layout asked for
-# (check-layout.py on its map); prints the summary line.
+# (bbmap-dump --check-layout on its map); prints the summary line.
 layout_check() {
-  "$DUMP" --bb-addr-map --output-style=json "$4" >"$4.json"
-  if python3 "$TOOLS/check-layout.py" "$2" "$3" "$4.json" >"$4.layout"; then
+  if "$DUMP" --check-layout="$2" --symbol-order="$3" "$4" >"$4.layout"; then
     echo "  $1: $(tail -n 1 "$4.layout")"
   else
     echo "LAYOUT NOT AS ASKED: $1 ($out/$4.layout)"; grep -v 'as asked' "$4.layout" | head -n 5
