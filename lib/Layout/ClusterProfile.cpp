@@ -57,8 +57,8 @@ private:
 
 Error Reader::needFunction(char Specifier) const {
   if (Profile.Functions.empty())
-    return lineError(Line, "a '" + Twine(Specifier) +
-                               "' line before any 'f' line");
+    return lineError(Line,
+                     "a '" + Twine(Specifier) + "' line before any 'f' line");
   return Error::success();
 }
 

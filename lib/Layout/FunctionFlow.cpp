@@ -55,10 +55,12 @@ std::optional<uint32_t> CFGBuilder::nodeAt(uint64_t Address) const {
   return llvm::lower_bound(F.Entries, E) - F.Entries.begin();
 }
 
-/// The next block of the same range, where control falls through to.
+/// The next block of the same range (or of a range that touches this one),
+/// where control falls through to.
 std::optional<uint32_t> CFGBuilder::fallThrough(uint32_t Node) const {
   if (Node + 1 == F.Entries.size() ||
-      !Index.sameRange(F.Entries[Node], F.Entries[Node + 1]))
+      F.Entries[Node + 1] != F.Entries[Node] + 1 ||
+      !Index.fallsInto(F.Entries[Node]))
     return std::nullopt;
   return Node + 1;
 }

@@ -221,6 +221,7 @@ FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
   const AddressIndex &Index = Binary.index();
   FunctionLayout L;
   L.Name = F.Name.str();
+  L.Address = F.Address;
   L.Aliases = aliasesOf(F, Binary);
   L.SharedName = Binary.functionsNamed(F.Name) > 1;
   std::vector<BlockEdge> Edges = functionEdges(AllEdges, Index, F);

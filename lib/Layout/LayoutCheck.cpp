@@ -3,10 +3,13 @@
 // The map's ranges are the function's sections in the order the map lists
 // them: the first is the section at the function's symbol. Cluster blocks
 // are compared by their block IDs (a clone has its block's ID in the map).
+// A symbol of the order is at the lowest address of that name (local
+// symbols of one name in several files are placed together by lld).
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Layout/LayoutCheck.h"
+#include "CodeSymbols.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -175,25 +178,26 @@ LayoutCheckResult checkLayout(const ClusterProfile &Profile,
   SmallPtrSet<const FunctionMap *, 16> Used;
   unsigned Added = 0;
   for (const ClusterFunction &F : Profile.Functions)
-    Result.Functions.push_back(
-        checkFunction(F, RebuiltFunctions,
-                      ProfiledFunctions ? &*ProfiledFunctions : nullptr, Used,
-                      Added));
+    Result.Functions.push_back(checkFunction(
+        F, RebuiltFunctions, ProfiledFunctions ? &*ProfiledFunctions : nullptr,
+        Used, Added));
   if (Profiled)
     Result.AddedBlocks = Added;
   if (SymbolOrder.empty())
     return Result;
+  StringMap<uint64_t> Lowest;
+  forEachCodeSymbol(Rebuilt.object(), [&](StringRef Name, uint64_t Address) {
+    auto [It, New] = Lowest.try_emplace(Name, Address);
+    if (!New)
+      It->second = std::min(It->second, Address);
+  });
   std::vector<uint64_t> Starts;
   for (const std::string &Name : SymbolOrder) {
-    auto It = RebuiltFunctions.find(Name);
-    if (It == RebuiltFunctions.end())
-      continue;
-    uint64_t Start = UINT64_MAX;
-    for (const FunctionMap *F : It->second)
-      Start = std::min(Start, F->address());
-    Starts.push_back(Start);
+    auto It = Lowest.find(Name);
+    if (It != Lowest.end())
+      Starts.push_back(It->second);
   }
-  Result.OrderedFunctions = Starts.size();
+  Result.OrderedSymbols = Starts.size();
   Result.InOrder = llvm::is_sorted(Starts);
   return Result;
 }

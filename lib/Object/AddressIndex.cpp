@@ -22,6 +22,7 @@ Expected<AddressIndex> AddressIndex::create(ArrayRef<DecodedSection> Sections) {
   for (size_t I = 0; I < Sections.size(); ++I)
     Index.addSection(Sections[I], I);
   Index.sortBlocks();
+  Index.trimDroppedJumps();
   if (Error E = Index.checkOverlaps())
     return E;
   Index.buildBuckets();
@@ -72,6 +73,24 @@ void AddressIndex::sortBlocks() {
   };
   if (!llvm::is_sorted(Entries, Before))
     llvm::stable_sort(Entries, Before);
+}
+
+/// lld's --optimize-bb-jumps deletes the jump that ends a section when
+/// the section it jumps to comes right after it, and moves that section
+/// back; the map, written by the compiler, still counts the jump. So the
+/// last block of a range may overlap the first block of the next range by
+/// the jump's bytes: that block ends where the next begins.
+void AddressIndex::trimDroppedJumps() {
+  constexpr uint64_t LongestJump = 5; // x86 jmp rel32
+  for (uint32_t I = 0; I + 1 < Entries.size(); ++I) {
+    Entry &A = Entries[I];
+    const Entry &B = Entries[I + 1];
+    const FunctionMap &F = match(I).function();
+    bool LastOfRange = A.Block + 1 == F.Ranges[A.Range].Blocks.size();
+    if (LastOfRange && B.Block == 0 && A.Start < B.Start && B.Start < A.End &&
+        A.End - B.Start <= LongestJump)
+      A.End = B.Start;
+  }
 }
 
 Error AddressIndex::checkOverlaps() const {

@@ -400,7 +400,8 @@ void BlockCounter::judgeTrace(const Trace &T) {
       First = blockBeforeGap(Begin);
     uint32_t Last = Index.find(End, LookupSide::From);
     bool Whole = Begin <= End && First != AddressIndex::NotFound &&
-                 Last != AddressIndex::NotFound && Index.sameRange(First, Last);
+                 Last != AddressIndex::NotFound &&
+                 Index.runsThrough(First, Last);
     if (First != AddressIndex::NotFound)
       noteEnd(First, Whole && runStartFits(First, Begin));
     if (Last != AddressIndex::NotFound)
@@ -444,7 +445,7 @@ void BlockCounter::addRun(uint64_t Begin, uint64_t End, uint64_t Count,
     ++Stats.RunsOutside;
     return;
   }
-  if (!Index.sameRange(First, Last)) {
+  if (!Index.runsThrough(First, Last)) {
     ++Stats.RunsAcrossRanges;
     return;
   }
@@ -507,7 +508,7 @@ bool BlockCounter::isHardwareRepeat(const Trace &T) {
   uint32_t First = Index.find(T.To, LookupSide::To);
   uint32_t Last = Index.find(T.From, LookupSide::From);
   return First == AddressIndex::NotFound || Last == AddressIndex::NotFound ||
-         T.To > T.From || !Index.sameRange(First, Last) ||
+         T.To > T.From || !Index.runsThrough(First, Last) ||
          !canRun(First, T.To, Last, T.From);
 }
 

@@ -3,7 +3,7 @@
 // The text is one line per `f` line of the profile, then the function
 // order, the blocks the compiler added (with --profiled) and the summary:
 //   NAME: hot cluster as asked, N other ranges cold, P bytes of padding
-//   function order: as asked (N functions)
+//   symbol order: as asked (N symbols)
 //   layout: as asked, P bytes of padding in hot parts
 // with DIFFERS (and the block IDs wanted and found) where the binary does
 // not realize the layout. docs/dump.md describes the JSON.
@@ -46,16 +46,16 @@ void printFunction(const FunctionCheck &F, raw_ostream &OS) {
   if (!F.LaterClustersRealized)
     OS << ", later clusters DIFFER";
   OS << ", " << F.OtherRanges << " other ranges "
-     << (F.ColdHoldsClustered ? "HOLD HOT BLOCKS" : "cold") << ", "
-     << F.Padding << " bytes of padding\n";
+     << (F.ColdHoldsClustered ? "HOLD HOT BLOCKS" : "cold") << ", " << F.Padding
+     << " bytes of padding\n";
 }
 
 void printText(const LayoutCheckResult &R, raw_ostream &OS) {
   for (const FunctionCheck &F : R.Functions)
     printFunction(F, OS);
-  if (R.OrderedFunctions)
-    OS << "function order: " << (R.InOrder ? "as asked" : "DIFFERS") << " ("
-       << *R.OrderedFunctions << " functions)\n";
+  if (R.OrderedSymbols)
+    OS << "symbol order: " << (R.InOrder ? "as asked" : "DIFFERS") << " ("
+       << *R.OrderedSymbols << " symbols)\n";
   if (R.AddedBlocks)
     OS << "blocks the compiler added: " << *R.AddedBlocks << "\n";
   OS << "layout: ";
@@ -72,9 +72,9 @@ void printJSON(const LayoutCheckResult &R, bool Pretty, raw_ostream &OS) {
     J.attribute("Realized", R.differences() == 0);
     J.attribute("Differences", R.differences());
     J.attribute("Padding", R.padding());
-    if (R.OrderedFunctions)
-      J.attributeObject("FunctionOrder", [&] {
-        J.attribute("Functions", uint64_t(*R.OrderedFunctions));
+    if (R.OrderedSymbols)
+      J.attributeObject("SymbolOrder", [&] {
+        J.attribute("Symbols", uint64_t(*R.OrderedSymbols));
         J.attribute("InOrder", R.InOrder);
       });
     if (R.AddedBlocks)
@@ -109,13 +109,18 @@ Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
 /// Reads every input and checks; the first input that fails is reported.
 Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
                                   const LayoutCheckOptions &Opts) {
-  auto Clusters = readFile(Opts.ClustersPath);
-  if (!Clusters)
-    return Clusters.takeError();
-  Expected<ClusterProfile> Profile = readClusterProfile((*Clusters)->getBuffer());
-  if (!Profile)
-    return createStringError(Opts.ClustersPath + ": " +
-                             toString(Profile.takeError()));
+  ClusterProfile Profile;
+  if (!Opts.ClustersPath.empty()) {
+    auto Clusters = readFile(Opts.ClustersPath);
+    if (!Clusters)
+      return Clusters.takeError();
+    Expected<ClusterProfile> Read =
+        readClusterProfile((*Clusters)->getBuffer());
+    if (!Read)
+      return createStringError(Opts.ClustersPath + ": " +
+                               toString(Read.takeError()));
+    Profile = std::move(*Read);
+  }
   std::vector<std::string> Order;
   if (!Opts.SymbolOrderPath.empty()) {
     auto OrderFile = readFile(Opts.SymbolOrderPath);
@@ -123,7 +128,10 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
       return OrderFile.takeError();
     Order = readSymbolOrder((*OrderFile)->getBuffer());
   }
-  auto Rebuilt = MappedBinary::open(RebuiltPath);
+  // The order alone needs the symbols, not the map (lld's
+  // --optimize-bb-jumps leaves a map whose blocks overlap).
+  auto Rebuilt = Opts.ClustersPath.empty() ? MappedBinary::openFile(RebuiltPath)
+                                           : MappedBinary::open(RebuiltPath);
   if (!Rebuilt)
     return createStringError(RebuiltPath + ": " +
                              toString(Rebuilt.takeError()));
@@ -135,7 +143,7 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
                                toString(P.takeError()));
     Profiled = std::move(*P);
   }
-  return checkLayout(*Profile, Order, **Rebuilt, Profiled.get());
+  return checkLayout(Profile, Order, **Rebuilt, Profiled.get());
 }
 
 } // namespace

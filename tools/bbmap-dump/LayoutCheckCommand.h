@@ -1,4 +1,5 @@
-//===- LayoutCheckCommand.h - the --check-layout mode of bbmap-dump -*- C++ -*-//
+//===- LayoutCheckCommand.h - the --check-layout mode of bbmap-dump -*- C++
+//-*-//
 //
 // Checks that a rebuilt binary realizes a cluster profile and a symbol
 // order (bbmap/Layout/LayoutCheck.h) and prints the result as text or JSON.
@@ -17,8 +18,8 @@
 namespace bbmap {
 
 struct LayoutCheckOptions {
-  /// The cluster profile, and optionally the symbol ordering file and the
-  /// binary the profile was taken on.
+  /// The cluster profile (empty: none, only the order is checked), the
+  /// symbol ordering file, and the binary the profile was taken on.
   std::string ClustersPath, SymbolOrderPath, ProfiledPath;
   bool JSON = false;
   bool PrettyJSON = false;

@@ -234,7 +234,15 @@ cl::opt<std::string> CheckLayout(
 cl::opt<std::string> SymbolOrder(
     "symbol-order",
     cl::desc("With --check-layout: the symbol ordering file the binary was "
-             "linked with, whose functions must lie in its order"),
+             "linked with, whose symbols must lie in its order"),
+    cl::value_desc("file"), cl::cat(DumpCategory));
+
+cl::opt<std::string> CheckOrder(
+    "check-order",
+    cl::desc("Check that the input's symbols (functions, their .cold and "
+             ".__part.N sections) lie in the order of this symbol ordering "
+             "file (a block order: bbmap-profile --format=block-order); exit "
+             "status 1 when they do not"),
     cl::value_desc("file"), cl::cat(DumpCategory));
 
 cl::opt<std::string> ProfiledBinary(
@@ -682,16 +690,23 @@ int runBoltYAMLMode(Diagnostics &Diag) {
   return runBoltYAML(InputFiles, Opts, Diag);
 }
 
-/// --check-layout: one rebuilt binary, text or JSON.
+/// --check-layout and --check-order: one rebuilt binary, text or JSON.
 int runLayoutCheckMode(Diagnostics &Diag) {
   if (InputFiles.size() != 1 || Style == OutputStyle::Table) {
     WithColor::error(errs(), ToolName)
-        << "--check-layout checks one binary, in the llvm or json style\n";
+        << "--check-layout and --check-order check one binary, in the llvm "
+           "or json style\n";
+    return 1;
+  }
+  if (!CheckOrder.empty() && (!CheckLayout.empty() || !SymbolOrder.empty())) {
+    WithColor::error(errs(), ToolName)
+        << "--check-order is the order alone: with a cluster profile, use "
+           "--check-layout=CLUSTERS --symbol-order=FILE\n";
     return 1;
   }
   LayoutCheckOptions Opts;
   Opts.ClustersPath = CheckLayout;
-  Opts.SymbolOrderPath = SymbolOrder;
+  Opts.SymbolOrderPath = CheckOrder.empty() ? SymbolOrder : CheckOrder;
   Opts.ProfiledPath = ProfiledBinary;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
@@ -768,7 +783,7 @@ int main(int argc, char **argv) {
   }
   if (InstrProfileMode)
     return runInstrProfileMode(Ctx.Diag);
-  if (!CheckLayout.empty())
+  if (!CheckLayout.empty() || !CheckOrder.empty())
     return runLayoutCheckMode(Ctx.Diag);
   if (!SymbolOrder.empty() || !ProfiledBinary.empty()) {
     WithColor::error(errs(), ToolName)

@@ -86,7 +86,7 @@ constexpr uint64_t PlacementPage = 4096;
 
 bool isLayout(OutputFormat F) {
   return F == OutputFormat::Clusters || F == OutputFormat::SymbolOrder ||
-         F == OutputFormat::Placement;
+         F == OutputFormat::Placement || F == OutputFormat::BlockOrder;
 }
 
 bool isRecords(OutputFormat F) {
@@ -199,6 +199,9 @@ private:
                         const MappedBinary &Binary) const;
   StringRef processPerfData() const;
   void checkPlacement() const;
+  BlockOrder orderBlocks(ArrayRef<FunctionLayout> Layout,
+                         const BlockProfile &Blocks,
+                         const MappedBinary &Binary) const;
   Placement place(ArrayRef<FunctionLayout> Layout,
                   const MappedBinary &Profiled) const;
   void writeRecords(const ProfileOutput &O, const BranchProfile &Profile,
@@ -318,6 +321,26 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
       << Objects << " other objects\n";
   BuryPointer(std::move(Placed));
   return P;
+}
+
+/// The block order of \p Layout, with a warning when it cannot order every
+/// hot block on its own (a binary without a section per block).
+BlockOrder ProfileRun::orderBlocks(ArrayRef<FunctionLayout> Layout,
+                                   const BlockProfile &Blocks,
+                                   const MappedBinary &Binary) const {
+  BlockOrder Order = blockOrder(Layout, Blocks, Binary, R.BlockScope);
+  if (Order.SharedSections)
+    WithColor::warning(errs(), R.ToolName)
+        << "'" << Binary.path() << "': " << Order.SharedSections
+        << " sections hold more than one block that ran, which keep their "
+           "order (build with -fbasic-block-sections=all for a section per "
+           "block)\n";
+  if (Order.Unnamed)
+    WithColor::warning(errs(), R.ToolName)
+        << "'" << Binary.path() << "': " << Order.Unnamed
+        << " sections have no symbol at their start and are not ordered "
+           "(a stripped binary?)\n";
+  return Order;
 }
 
 /// Refuses a binary whose blocks the profile cannot be charged to: one
@@ -750,6 +773,8 @@ int ProfileRun::run() {
       else if (R.Outputs[I].Format == OutputFormat::Placement)
         writePlacementAssembly(*Placed, Charged.object().getArch(),
                                PlacementPage, Outs[I]->os());
+      else if (R.Outputs[I].Format == OutputFormat::BlockOrder)
+        writeBlockOrder(orderBlocks(Layout, Blocks, Charged), Outs[I]->os());
       else
         writeSymbolOrder(Layout, Outs[I]->os(),
                          Placed ? StringRef(PlacementSymbol) : StringRef());

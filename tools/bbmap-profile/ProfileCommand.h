@@ -13,6 +13,7 @@
 
 #include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
+#include "bbmap/Layout/BlockOrder.h"
 #include "bbmap/Layout/FlowInference.h"
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Layout/Placement.h"
@@ -33,7 +34,8 @@ enum class OutputFormat {
   PreAggregated,
   Clusters,
   SymbolOrder,
-  Placement
+  Placement,
+  BlockOrder
 };
 
 /// One file to write; "-" is standard output.
@@ -80,6 +82,8 @@ struct ProfileRequest {
   /// LayoutOptions::ColdFraction and Order.
   std::optional<double> ColdFraction;
   FunctionOrder Order = FunctionOrder::CacheDirected;
+  /// --format=block-order: what is ordered as one graph.
+  BlockOrderScope BlockScope = BlockOrderScope::Functions;
   /// --format=placement: the binary built with the layout, whose hot code
   /// is placed, and the instruction cache it is placed for (unset: the
   /// binary's architecture's, defaultCacheGeometry).

@@ -111,6 +111,11 @@ cl::opt<OutputFormat> Format(
                           "a symbol ordering file (ld.lld "
                           "--symbol-ordering-file): hot functions in "
                           "cache-directed order"),
+               clEnumValN(OutputFormat::BlockOrder, "block-order",
+                          "for a binary built with a section per block "
+                          "(-fbasic-block-sections=all): the symbol ordering "
+                          "file that places its blocks (a relink applies "
+                          "the layout; docs/layout.md)"),
                clEnumValN(OutputFormat::Placement, "placement",
                           "an assembly file whose page-aligned padding "
                           "places the hot code of --placed-binary against "
@@ -197,6 +202,17 @@ cl::opt<FunctionOrder> Order(
                           "the binary's order: hot functions first, in the "
                           "order of their addresses")),
     cl::init(FunctionOrder::CacheDirected), cl::cat(ProfileCategory));
+cl::opt<BlockOrderScope> BlockScope(
+    "block-scope",
+    cl::desc("With --format=block-order, what one order covers (default: "
+             "functions)"),
+    cl::values(clEnumValN(BlockOrderScope::Functions, "functions",
+                          "each hot function's blocks together, in the "
+                          "function order (a recompile's layout)"),
+               clEnumValN(BlockOrderScope::Program, "program",
+                          "all hot blocks in one ext-TSP order, calls as "
+                          "edges: functions may interleave")),
+    cl::init(BlockOrderScope::Functions), cl::cat(ProfileCategory));
 cl::opt<std::string> PlacedBinaryPath(
     "placed-binary",
     cl::desc("With --format=placement: the binary built with the layout "
@@ -337,6 +353,7 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Request.ColdFraction = ColdFraction;
   }
   Request.Order = Order;
+  Request.BlockScope = BlockScope;
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)

@@ -33,6 +33,8 @@ struct BlockFlow {
 struct FunctionLayout {
   /// The symbol name (mangled, as clang names the function).
   std::string Name;
+  /// The function's address in the binary the profile was charged to.
+  uint64_t Address = 0;
   /// The other function symbols at its address (a C1 constructor that is
   /// an alias of its C2 twin, say): clang knows the function by one of the
   /// names only, and an `f` line that lists them all finds it.

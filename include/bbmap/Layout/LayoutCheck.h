@@ -4,7 +4,8 @@
 // the map of the binary rebuilt with them: per function, its first cluster
 // as its first range (the function's own section) in the cluster's order,
 // each later cluster as a range of its own, the blocks of no cluster
-// outside those; and the listed functions in the listed order. A layout the
+// outside those; and the listed symbols (functions, their `.cold` and
+// `.__part.N` sections: a block order) in the listed order. A layout the
 // compiler did not realize (a stale ThinLTO cache, a profile for another
 // build, a rule clang has and the layout did not follow) shows as a
 // difference, never as silence.
@@ -50,9 +51,10 @@ struct FunctionCheck {
 
 struct LayoutCheckResult {
   std::vector<FunctionCheck> Functions;
-  /// With a symbol order: the listed functions the binary has, and whether
-  /// their addresses ascend in the listed order.
-  std::optional<size_t> OrderedFunctions;
+  /// With a symbol order: the listed symbols the binary has (functions and
+  /// their other sections: `NAME.cold`, `NAME.__part.N`), and whether their
+  /// addresses ascend in the listed order.
+  std::optional<size_t> OrderedSymbols;
   bool InOrder = true;
   /// With the profiled binary: blocks of the rebuilt binary whose ID its
   /// function in the profiled binary lacks (AArch64's branch relaxation

@@ -98,6 +98,24 @@ public:
   bool sameRange(uint32_t A, uint32_t B) const {
     return sameFunction(A, B) && Entries[A].Range == Entries[B].Range;
   }
+  /// True when control can fall from entry \p A into entry A + 1: blocks of
+  /// one range of a function, or of two of its ranges that touch (a build
+  /// with a section per block, where the linker placed them side by side).
+  bool fallsInto(uint32_t A) const {
+    return A + 1 < Entries.size() &&
+           (sameRange(A, A + 1) ||
+            (sameFunction(A, A + 1) && Entries[A].End == Entries[A + 1].Start));
+  }
+  /// True when every entry from \p A up to \p B falls into the next:
+  /// a run of straight-line code from block A can reach block B.
+  bool runsThrough(uint32_t A, uint32_t B) const {
+    if (sameRange(A, B))
+      return true;
+    for (uint32_t E = A; E < B; ++E)
+      if (!fallsInto(E))
+        return false;
+    return A <= B;
+  }
   /// What a text look-up result prints, from the entry alone and the
   /// function's name.
   uint32_t rangeOf(uint32_t Entry) const { return Entries[Entry].Range; }
@@ -159,6 +177,7 @@ private:
   void reserve(llvm::ArrayRef<DecodedSection> Sections);
   void addSection(const DecodedSection &Sec, uint32_t SecIndex);
   void sortBlocks();
+  void trimDroppedJumps();
   llvm::Error checkOverlaps() const;
   void buildBuckets();
   /// The bucket of \p Address, clamped to the table; 0 for an empty index.

@@ -1,0 +1,173 @@
+//===- BlockOrder.cpp - a layout as a linker's order of blocks ------------===//
+//
+// A section is named by the symbol at its start: the function's own for
+// its first range, `NAME.__part.N` (or `NAME.cold`) for the others, found
+// among the binary's STT_FUNC and STT_NOTYPE symbols. A section is placed
+// where its first hot block comes in the order; the laid-out functions'
+// other sections follow all hot ones, so that code the profile did not see
+// stays out of the hot region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bbmap/Layout/BlockOrder.h"
+#include "CodeSymbols.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Transforms/Utils/CodeLayout.h"
+
+using namespace llvm;
+
+namespace bbmap {
+
+namespace {
+
+using SymbolsByAddress = DenseMap<uint64_t, SmallVector<StringRef, 2>>;
+
+/// The code symbols of \p Obj by address (CodeSymbols.h).
+SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj) {
+  SymbolsByAddress Symbols;
+  forEachCodeSymbol(Obj, [&](StringRef Name, uint64_t Address) {
+    Symbols[Address].push_back(Name);
+  });
+  return Symbols;
+}
+
+/// One laid-out function's sections in the binary.
+struct FunctionSections {
+  /// Per block ID, its range; per range, its symbol (empty: none).
+  DenseMap<uint32_t, uint32_t> RangeOfID;
+  DenseMap<uint32_t, uint64_t> SizeOfID;
+  std::vector<std::string> Symbols;
+};
+
+FunctionSections sectionsOf(const FunctionLayout &L, const MappedBinary &Binary,
+                            const SymbolsByAddress &Symbols) {
+  FunctionSections S;
+  const AddressIndex &Index = Binary.index();
+  uint32_t Entry = Index.find(L.Address, LookupSide::To);
+  if (Entry == AddressIndex::NotFound)
+    return S;
+  const FunctionMap &F = Index.match(Entry).function();
+  std::string Part = L.Name + ".";
+  for (uint32_t R = 0; R < F.Ranges.size(); ++R) {
+    for (const BlockEntry &B : F.Ranges[R].Blocks) {
+      S.RangeOfID[B.ID] = R;
+      S.SizeOfID[B.ID] = B.Size;
+    }
+    std::string Name = R == 0 ? L.Name : "";
+    auto It = Symbols.find(F.Ranges[R].BaseAddress);
+    if (R != 0 && It != Symbols.end())
+      for (StringRef Candidate : It->second)
+        if (Candidate.starts_with(Part))
+          Name = Candidate.str();
+    S.Symbols.push_back(std::move(Name));
+  }
+  return S;
+}
+
+/// A hot block: the index of its function in the layout, and its ID.
+using HotBlock = std::pair<uint32_t, uint32_t>;
+
+/// The hot blocks of \p Layout, function by function in layout order.
+std::vector<HotBlock> functionOrder(ArrayRef<FunctionLayout> Layout) {
+  std::vector<HotBlock> Blocks;
+  for (uint32_t I = 0; I < Layout.size(); ++I)
+    for (uint32_t ID : Layout[I].HotBlocks)
+      Blocks.push_back({I, ID});
+  return Blocks;
+}
+
+/// The hot blocks of \p Layout in one ext-TSP order over the program: the
+/// layout's edges within functions and the profile's calls.
+std::vector<HotBlock> programOrder(ArrayRef<FunctionLayout> Layout,
+                                   ArrayRef<FunctionSections> Sections,
+                                   const BlockProfile &P,
+                                   const MappedBinary &Binary) {
+  std::vector<HotBlock> Nodes = functionOrder(Layout);
+  DenseMap<HotBlock, uint64_t> NodeOf;
+  for (uint64_t N = 0; N < Nodes.size(); ++N)
+    NodeOf[Nodes[N]] = N;
+  std::vector<uint64_t> Sizes(Nodes.size()), Counts(Nodes.size());
+  std::vector<codelayout::EdgeCount> Edges;
+  DenseMap<uint64_t, uint32_t> FunctionAt;
+  for (uint32_t I = 0; I < Layout.size(); ++I) {
+    FunctionAt[Layout[I].Address] = I;
+    for (const BlockFlow &B : Layout[I].Flow) {
+      auto From = NodeOf.find({I, B.ID});
+      if (From == NodeOf.end())
+        continue;
+      Counts[From->second] = B.Count;
+      for (const auto &[Succ, Count] : B.Successors) {
+        auto To = NodeOf.find({I, Succ});
+        if (To != NodeOf.end())
+          Edges.push_back({From->second, To->second, Count});
+      }
+    }
+  }
+  for (uint64_t N = 0; N < Nodes.size(); ++N)
+    Sizes[N] = Sections[Nodes[N].first].SizeOfID.lookup(Nodes[N].second);
+  const AddressIndex &Index = Binary.index();
+  for (const auto &[Key, C] : P.Calls) {
+    uint32_t Site = Index.find(Key.Site, LookupSide::From);
+    auto Callee = FunctionAt.find(Key.Callee);
+    if (Site == AddressIndex::NotFound || Callee == FunctionAt.end())
+      continue;
+    BlockMatch M = Index.match(Site);
+    auto Caller = FunctionAt.find(M.function().address());
+    if (Caller == FunctionAt.end())
+      continue;
+    auto From = NodeOf.find({Caller->second, M.ID});
+    auto To =
+        NodeOf.find({Callee->second, Layout[Callee->second].HotBlocks.front()});
+    if (From != NodeOf.end() && To != NodeOf.end())
+      Edges.push_back({From->second, To->second, C.Count});
+  }
+  std::vector<HotBlock> Ordered;
+  for (uint64_t N : codelayout::computeExtTspLayout(Sizes, Counts, Edges))
+    Ordered.push_back(Nodes[N]);
+  return Ordered;
+}
+
+} // namespace
+
+BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
+                      const MappedBinary &Binary, BlockOrderScope Scope) {
+  SymbolsByAddress Symbols = codeSymbols(Binary.object());
+  std::vector<FunctionSections> Sections;
+  for (const FunctionLayout &L : Layout)
+    Sections.push_back(sectionsOf(L, Binary, Symbols));
+  std::vector<HotBlock> Hot = Scope == BlockOrderScope::Program
+                                  ? programOrder(Layout, Sections, P, Binary)
+                                  : functionOrder(Layout);
+  BlockOrder Order;
+  StringSet<> Written;
+  DenseMap<std::pair<uint32_t, uint32_t>, unsigned> HotInRange;
+  auto Place = [&](uint32_t F, uint32_t Range) {
+    const std::string &Name = Sections[F].Symbols[Range];
+    if (Name.empty())
+      ++Order.Unnamed;
+    else if (Written.insert(Name).second)
+      Order.Symbols.push_back(Name);
+  };
+  for (const auto &[F, ID] : Hot) {
+    auto Range = Sections[F].RangeOfID.find(ID);
+    if (Range == Sections[F].RangeOfID.end())
+      continue;
+    if (HotInRange[{F, Range->second}]++ == 0)
+      Place(F, Range->second);
+  }
+  for (const auto &[Key, N] : HotInRange)
+    Order.SharedSections += N > 1;
+  for (uint32_t F = 0; F < Sections.size(); ++F)
+    for (uint32_t R = 0; R < Sections[F].Symbols.size(); ++R)
+      if (!HotInRange.count({F, R}))
+        Place(F, R);
+  return Order;
+}
+
+void writeBlockOrder(const BlockOrder &Order, raw_ostream &OS) {
+  for (const std::string &Name : Order.Symbols)
+    OS << Name << "\n";
+}
+
+} // namespace bbmap
