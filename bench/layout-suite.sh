@@ -59,6 +59,16 @@
 #                 cloning (`p` lines) of the interpreter's dispatch,
 #                 bench/tools/clone-dispatch.py (issue #36, item 4;
 #                 docs/layout.md, "Path cloning"), bbmap's symbol order.
+#   blocks        with RELINK=1, x86: every block in its own section
+#                 (-fbasic-block-sections=all, the plugin's map), linked
+#                 with -Wl,--optimize-bb-jumps: the build a relink-only
+#                 layout starts from, measured as it is (no profile).
+#   relink-functions, relink-program
+#                 with RELINK=1, x86 trace: blocks traced on the training
+#                 run, bbmap-profile --format=block-order
+#                 --block-scope=functions|program, and blocks' objects
+#                 relinked with that order (checked: bbmap-dump
+#                 --check-order). No recompile.
 #   BOLT          llvm-bolt-22 on prof with perf2bolt-22's fdata of the same
 #                 profile: -reorder-blocks=ext-tsp -reorder-functions=cdsort
 #                 -split-functions -split-all-cold, and -split-eh on x86.
@@ -87,7 +97,8 @@
 #            time; arm64 --size 50; cppcheck (four builds of 3 to 8
 #            minutes each, 3 to 4 minutes per simulated run).
 #   env: X86_SPLITS, KINDS, ARM_SIZE, CASES (of x86 arm64 cppcheck),
-#   CLONE (0; 1 adds bbmap-cloned), PLACEMENTS (8), RUNS (3), PERF_RUNS (5), PERF_FREQ (20000), JOBS (2),
+#   CLONE (0; 1 adds bbmap-cloned), RELINK (0; 1 adds blocks and the
+#   relinks), PLACEMENTS (8), RUNS (3), PERF_RUNS (5), PERF_FREQ (20000), JOBS (2),
 #   BBMAP_BUILD_DIR, BBMAP_BASELINE_BUILD_DIR, BBMAP_LAYOUT_ARGS (more
 #   bbmap-profile options for bbmap's layout and placement, to try a policy:
 #   "--cold-fraction=0 --function-order=none"; here and in cppcheck's). Builds, profiles and
@@ -173,7 +184,7 @@ tree_of() {
   echo "tree: $(git -C "$ROOT" log -1 --format='%h %s' | cut -c1-90)"
   echo "mode: $mode; cases: $CASES; x86 splits: $X86_SPLITS; kinds: $KINDS; arm64 --size $ARM_SIZE"
   echo "bbmap-profile (bbmap, bbmap-placed): $(tree_of "$build"); before: $(tree_of "$baseline")"
-  echo "placements: $PLACEMENTS (k * 528 mod 4096 bytes); perf: $PERF_RUNS runs at $PERF_FREQ Hz; RUNS=$RUNS; CLONE=$CLONE"
+  echo "placements: $PLACEMENTS (k * 528 mod 4096 bytes); perf: $PERF_RUNS runs at $PERF_FREQ Hz; RUNS=$RUNS; CLONE=$CLONE; RELINK=$RELINK"
   echo "BBMAP_LAYOUT_ARGS: ${LAYOUT_ARGS[*]:-(none)}"
 } | tee meta.txt
 
@@ -445,6 +456,24 @@ sqlite_case() {
     done
     par_wait
   fi
+  local relinks=0
+  [ "$RELINK" = 0 ] || [ "$arch" != x86 ] || relinks=1
+  if [ "$relinks" = 1 ]; then
+    step "$arch: the per-block build, its traces and the relinks"
+    compile blocks -fbasic-block-sections=all -fpass-plugin="$PLUGIN"
+    link blocks blocks -Wl,--optimize-bb-jumps
+    for t in $trains; do
+      [ "blocks.train.$t.pa" -nt blocks ] || trace_train "$t" blocks
+      for b in functions program; do
+        "$PROFILE" blocks --pa="blocks.train.$t.pa" --format=block-order \
+          --block-scope=$b -o "relink-$b-$t.order"
+        link "relink-$b-$t" blocks -Wl,--optimize-bb-jumps \
+          -Wl,--symbol-ordering-file="$PWD/relink-$b-$t.order"
+        "$build/bbmap-dump" --check-order="relink-$b-$t.order" "relink-$b-$t" >/dev/null ||
+          die "relink-$b-$t: lld did not place the blocks in order"
+      done
+    done
+  fi
   if [ "$PLACE" = 1 ]; then
     step "$arch: bbmap-placed builds"
     for t in $trains; do
@@ -469,12 +498,20 @@ sqlite_case() {
   [ "$CLONE" = 0 ] || labels+=(bbmap-cloned)
   labels+=(BOLT)
   bin_of() { case $1 in plain) echo plain ;; bbmap-placed) echo "placed-$2" ;;
-    bbmap-cloned) echo "cloned-$2" ;;
+    bbmap-cloned) echo "cloned-$2" ;; blocks) echo blocks ;;
+    relink-*) echo "$1-${2%-trace}" ;;
     BOLT) echo "bolt-$2" ;; *) echo "$1-$2" ;; esac; }
+  # labels_of KIND: the builds measured for a profile kind.
+  labels_of() {
+    local l=("${labels[@]}")
+    [ "$relinks" = 0 ] || l+=(blocks)
+    [ "$relinks" = 0 ] || [ "$1" != trace ] || l+=(relink-functions relink-program)
+    echo "${l[@]}"
+  }
   for s in $splits; do
     r=${SPLIT_TEST[$s]} t=${SPLIT_TRAIN[$s]}
     for k in $kinds; do
-      for b in "${labels[@]}"; do pairs+=("$(bin_of "$b" "$t-$k") $r"); done
+      for b in $(labels_of "$k"); do pairs+=("$(bin_of "$b" "$t-$k") $r"); done
     done
   done
   mapfile -t pairs < <(printf '%s\n' "${pairs[@]}" | sort -u)
@@ -498,29 +535,32 @@ sqlite_case() {
   for s in $splits; do
     r=${SPLIT_TEST[$s]} t=${SPLIT_TRAIN[$s]}
     for k in $kinds; do
-      for b in "${labels[@]}"; do row "$arch-$s" "$k" "$b" "$(bin_of "$b" "$t-$k")" "$r"; done
+      for b in $(labels_of "$k"); do row "$arch-$s" "$k" "$b" "$(bin_of "$b" "$t-$k")" "$r"; done
     done
   done
   cd "$out"
 }
 
-# trace_train T: the exact trace of prof on training set T (train.T.pa
-# and, for the placement, train.T.triples).
+# trace_train T [BIN]: the exact trace of BIN (default prof) on training
+# set T: train.T.pa and, for the placement, train.T.triples (for another
+# BIN, BIN.train.T.pa and .triples).
 trace_train() {
-  local t=$1 r
-  : >"train.$t.triples.tmp" && : >"train.$t.pa.tmp"
+  local t=$1 b=${2:-prof} r p
+  p=train.$t
+  [ "$b" = prof ] || p=$b.train.$t
+  : >"$p.triples.tmp" && : >"$p.pa.tmp"
   for r in ${TRAIN_RUNS[$t]}; do
     # shellcheck disable=SC2086
-    env -u LD_PRELOAD "${QEMU[@]}" -plugin "$out/bin/trace.so,out=$r.triples" \
-      ./prof ${RUN_ARGS[$r]} >"$r.qemu.out"
-    check_out "prof traced" "$r.qemu.out" "expected.$r.out"
-    python3 "$ET/trace-to-preagg.py" prof "$r.triples" --format=22 -o "$r.pa"
-    cat "$r.pa" >>"train.$t.pa.tmp"
-    cat "$r.triples" >>"train.$t.triples.tmp"
-    rm -f "$r.triples"
+    env -u LD_PRELOAD "${QEMU[@]}" -plugin "$out/bin/trace.so,out=$b.$r.triples" \
+      ./$b ${RUN_ARGS[$r]} >"$b.$r.qemu.out"
+    check_out "$b traced" "$b.$r.qemu.out" "expected.$r.out"
+    python3 "$ET/trace-to-preagg.py" "$b" "$b.$r.triples" --format=22 -o "$b.$r.pa"
+    cat "$b.$r.pa" >>"$p.pa.tmp"
+    cat "$b.$r.triples" >>"$p.triples.tmp"
+    rm -f "$b.$r.triples"
   done
-  mv "train.$t.triples.tmp" "train.$t.triples"
-  mv "train.$t.pa.tmp" "train.$t.pa"
+  mv "$p.triples.tmp" "$p.triples"
+  mv "$p.pa.tmp" "$p.pa"
 }
 # perf_train T: perf record of $PERF_RUNS repetitions of training set T
 # (x86; alone, beside no other job of this script).

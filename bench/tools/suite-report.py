@@ -7,13 +7,15 @@ rows (TSV, one per case, profile kind and build):
 AS_BUILT, MEAN, MIN and MAX are simulated I1 misses (as built, and over the
 placements); LLI (cachegrind's LLi misses) and CPU (median seconds) are '-'
 when not measured. BUILD is one of plain, before, bbmap, bbmap-placed,
-bbmap-cloned (CLONE=1), BOLT.
+bbmap-cloned (CLONE=1), blocks, relink-functions, relink-program
+(RELINK=1), BOLT.
 
 Usage: suite-report.py ROWS.tsv
 """
 import sys
 
-BUILDS = ('plain', 'before', 'bbmap', 'bbmap-placed', 'bbmap-cloned', 'BOLT')
+BUILDS = ('plain', 'before', 'bbmap', 'bbmap-placed', 'bbmap-cloned', 'blocks',
+          'relink-functions', 'relink-program', 'BOLT')
 
 
 def num(v):
@@ -84,6 +86,20 @@ def main():
               % ', '.join(fails))
     else:
         print('every bbmap-placed build as built is within 5% of its best measured placement')
+    relinked = [k for k in order if 'relink-functions' in rows[k]]
+    for k in relinked:
+        r = rows[k]
+        print()
+        print('%s %s: blocks/plain %s as built, %s mean, %s instructions; '
+              'relink-functions/bbmap %s, %s; relink-program/bbmap %s, %s '
+              '(as built, mean)' % (k + (
+                  ratio(get(r, 'blocks', 'as_built'), get(r, 'plain', 'as_built')),
+                  ratio(get(r, 'blocks', 'mean'), get(r, 'plain', 'mean')),
+                  ratio(get(r, 'blocks', 'ins'), get(r, 'plain', 'ins')),
+                  ratio(get(r, 'relink-functions', 'as_built'), get(r, 'bbmap', 'as_built')),
+                  ratio(get(r, 'relink-functions', 'mean'), get(r, 'bbmap', 'mean')),
+                  ratio(get(r, 'relink-program', 'as_built'), get(r, 'bbmap', 'as_built')),
+                  ratio(get(r, 'relink-program', 'mean'), get(r, 'bbmap', 'mean')))))
     cloned = [k for k in order if 'bbmap-cloned' in rows[k]]
     if cloned:
         print()
