@@ -60,9 +60,10 @@
 #                 bench/tools/clone-dispatch.py (issue #36, item 4;
 #                 docs/layout.md, "Path cloning"), bbmap's symbol order.
 #   blocks        with RELINK=1, x86: every block in its own section
-#                 (-fbasic-block-sections=all, the plugin's map), linked
-#                 with -Wl,--optimize-bb-jumps: the build a relink-only
-#                 layout starts from, measured as it is (no profile).
+#                 (-fbasic-block-sections=all -falign-loops=1, the plugin's
+#                 map), linked with -Wl,--optimize-bb-jumps: the build a
+#                 relink-only layout starts from, measured as it is (no
+#                 profile).
 #   relink-functions, relink-program
 #                 with RELINK=1, x86 trace: blocks traced on the training
 #                 run, bbmap-profile --format=block-order
@@ -460,7 +461,7 @@ sqlite_case() {
   [ "$RELINK" = 0 ] || [ "$arch" != x86 ] || relinks=1
   if [ "$relinks" = 1 ]; then
     step "$arch: the per-block build, its traces and the relinks"
-    compile blocks -fbasic-block-sections=all -fpass-plugin="$PLUGIN"
+    compile blocks -fbasic-block-sections=all -falign-loops=1 -fpass-plugin="$PLUGIN"
     link blocks blocks -Wl,--optimize-bb-jumps
     for t in $trains; do
       [ "blocks.train.$t.pa" -nt blocks ] || trace_train "$t" blocks

@@ -79,7 +79,8 @@ void AddressIndex::sortBlocks() {
 /// the section it jumps to comes right after it, and moves that section
 /// back; the map, written by the compiler, still counts the jump. So the
 /// last block of a range may overlap the first block of the next range by
-/// the jump's bytes: that block ends where the next begins.
+/// the jump's bytes: that block ends where the next begins (a block that
+/// was only that jump is left empty).
 void AddressIndex::trimDroppedJumps() {
   constexpr uint64_t LongestJump = 5; // x86 jmp rel32
   for (uint32_t I = 0; I + 1 < Entries.size(); ++I) {
@@ -87,7 +88,7 @@ void AddressIndex::trimDroppedJumps() {
     const Entry &B = Entries[I + 1];
     const FunctionMap &F = match(I).function();
     bool LastOfRange = A.Block + 1 == F.Ranges[A.Range].Blocks.size();
-    if (LastOfRange && B.Block == 0 && A.Start < B.Start && B.Start < A.End &&
+    if (LastOfRange && B.Block == 0 && A.Start <= B.Start && B.Start < A.End &&
         A.End - B.Start <= LongestJump)
       A.End = B.Start;
   }

@@ -99,12 +99,14 @@ public:
     return sameFunction(A, B) && Entries[A].Range == Entries[B].Range;
   }
   /// True when control can fall from entry \p A into entry A + 1: blocks of
-  /// one range of a function, or of two of its ranges that touch (a build
-  /// with a section per block, where the linker placed them side by side).
+  /// one range of a function, or of two of its ranges that the linker placed
+  /// side by side (a build with a section per block), at most the padding
+  /// of a 16-byte alignment apart.
   bool fallsInto(uint32_t A) const {
     return A + 1 < Entries.size() &&
            (sameRange(A, A + 1) ||
-            (sameFunction(A, A + 1) && Entries[A].End == Entries[A + 1].Start));
+            (sameFunction(A, A + 1) && Entries[A].End <= Entries[A + 1].Start &&
+             Entries[A + 1].Start - Entries[A].End < 16));
   }
   /// True when every entry from \p A up to \p B falls into the next:
   /// a run of straight-line code from block A can reach block B.
