@@ -136,9 +136,10 @@ else
 fi
 CASES=${CASES:-x86 arm64 cppcheck} KINDS=${KINDS:-trace perf}
 PLACEMENTS=${PLACEMENTS:-8} RUNS=${RUNS:-3} PERF_RUNS=${PERF_RUNS:-5}
-PERF_FREQ=${PERF_FREQ:-20000} JOBS=${JOBS:-2} CLONE=${CLONE:-0}
+PERF_FREQ=${PERF_FREQ:-20000} JOBS=${JOBS:-2} CLONE=${CLONE:-0} RELINK=${RELINK:-0}
 read -ra LAYOUT_ARGS <<<"${BBMAP_LAYOUT_ARGS:-}"
 [[ $CLONE =~ ^[01]$ ]] || die "CLONE must be 0 or 1"
+[[ $RELINK =~ ^[01]$ ]] || die "RELINK must be 0 or 1"
 for v in PLACEMENTS RUNS PERF_RUNS PERF_FREQ JOBS ARM_SIZE; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
 done
