@@ -12,6 +12,7 @@
 #include "bbmap/Layout/BlockOrder.h"
 #include "CodeSymbols.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Transforms/Utils/CodeLayout.h"
 
@@ -37,6 +38,7 @@ struct FunctionSections {
   /// Per block ID, its range; per range, its symbol (empty: none).
   DenseMap<uint32_t, uint32_t> RangeOfID;
   DenseMap<uint32_t, uint64_t> SizeOfID;
+  DenseMap<uint32_t, uint64_t> AddressOfID;
   std::vector<std::string> Symbols;
 };
 
@@ -53,6 +55,7 @@ FunctionSections sectionsOf(const FunctionLayout &L, const MappedBinary &Binary,
     for (const BlockEntry &B : F.Ranges[R].Blocks) {
       S.RangeOfID[B.ID] = R;
       S.SizeOfID[B.ID] = B.Size;
+      S.AddressOfID[B.ID] = F.Ranges[R].BaseAddress + B.Offset;
     }
     std::string Name = R == 0 ? L.Name : "";
     auto It = Symbols.find(F.Ranges[R].BaseAddress);
@@ -149,15 +152,27 @@ BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
     else if (Written.insert(Name).second)
       Order.Symbols.push_back(Name);
   };
+  // A section the order leaves and comes back to, or whose blocks it wants
+  // in another order than the section's, holds blocks the order cannot
+  // place (a stub that AArch64's branch relaxation adds right after its
+  // block is no such case).
+  DenseSet<std::pair<uint32_t, uint32_t>> Split;
+  std::optional<std::pair<uint32_t, uint32_t>> Previous;
+  uint64_t PreviousAddress = 0;
   for (const auto &[F, ID] : Hot) {
     auto Range = Sections[F].RangeOfID.find(ID);
     if (Range == Sections[F].RangeOfID.end())
       continue;
-    if (HotInRange[{F, Range->second}]++ == 0)
+    std::pair<uint32_t, uint32_t> Key = {F, Range->second};
+    uint64_t Address = Sections[F].AddressOfID.lookup(ID);
+    if (HotInRange[Key]++ == 0)
       Place(F, Range->second);
+    else if (Previous != Key || Address < PreviousAddress)
+      Split.insert(Key);
+    Previous = Key;
+    PreviousAddress = Address;
   }
-  for (const auto &[Key, N] : HotInRange)
-    Order.SharedSections += N > 1;
+  Order.SharedSections = Split.size();
   for (uint32_t F = 0; F < Sections.size(); ++F)
     for (uint32_t R = 0; R < Sections[F].Symbols.size(); ++R)
       if (!HotInRange.count({F, R}))

@@ -316,6 +316,57 @@ void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
   }
 }
 
+std::vector<FunctionLayout> everyBlock(const MappedBinary &Binary) {
+  const AddressIndex &Index = Binary.index();
+  std::vector<FunctionBlocks> Functions = mappedFunctions(Index);
+  std::vector<std::string> Modules = sharedNameModules(Functions, Binary);
+  bool AArch64 = Binary.object().getArch() == Triple::aarch64;
+  std::vector<FunctionLayout> Layout;
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    const FunctionBlocks &F = Functions[I];
+    FunctionLayout L;
+    L.Name = F.Name.str();
+    L.Address = F.Address;
+    L.Aliases = aliasesOf(F, Binary);
+    L.SharedName = Binary.functionsNamed(F.Name) > 1;
+    L.Module = std::move(Modules[I]);
+    uint32_t Entry = F.Entries[entryPosition(F, Index)];
+    L.HotBlocks.push_back(Index.idOf(Entry));
+    for (uint32_t E : F.Entries)
+      if (E != Entry)
+        L.HotBlocks.push_back(Index.idOf(E));
+    L.OneSection =
+        AArch64 && llvm::any_of(F.Entries, [&](uint32_t E) {
+          return Index.match(E).block().has(metadata::HasIndirectBranch);
+        });
+    Layout.push_back(std::move(L));
+  }
+  return Layout;
+}
+
+void writeBlockSections(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
+  OS << "v1\n";
+  for (const FunctionLayout &F : Layout) {
+    if (F.SharedName && F.Module.empty())
+      continue;
+    if (F.SharedName)
+      OS << "m " << F.Module << "\n";
+    OS << "f " << F.Name;
+    for (const std::string &Alias : F.Aliases)
+      OS << " " << Alias;
+    OS << "\n";
+    if (F.OneSection) {
+      OS << "c";
+      for (uint32_t ID : F.HotBlocks)
+        OS << " " << ID;
+      OS << "\n";
+      continue;
+    }
+    for (uint32_t ID : F.HotBlocks)
+      OS << "c " << ID << "\n";
+  }
+}
+
 void writeSymbolOrder(ArrayRef<FunctionLayout> Layout, raw_ostream &OS,
                       StringRef First) {
   if (!First.empty())

@@ -332,9 +332,10 @@ BlockOrder ProfileRun::orderBlocks(ArrayRef<FunctionLayout> Layout,
   if (Order.SharedSections)
     WithColor::warning(errs(), R.ToolName)
         << "'" << Binary.path() << "': " << Order.SharedSections
-        << " sections hold more than one block that ran, which keep their "
-           "order (build with -fbasic-block-sections=all for a section per "
-           "block)\n";
+        << " sections hold blocks that the order puts apart, which keep "
+           "their order (build with a section per block: "
+           "-fbasic-block-sections=all, or on AArch64 the list of "
+           "--format=block-sections)\n";
   if (Order.Unnamed)
     WithColor::warning(errs(), R.ToolName)
         << "'" << Binary.path() << "': " << Order.Unnamed
@@ -804,6 +805,26 @@ int ProfileRun::run() {
 }
 
 } // namespace
+
+int runBlockSections(StringRef ToolName, StringRef BinaryPath,
+                     StringRef OutputPath) {
+  auto Fail = [&](StringRef File, const Twine &Message) {
+    WithColor::error(errs(), ToolName)
+        << "'" << File << "': " << Message << "\n";
+    return 1;
+  };
+  Expected<std::unique_ptr<MappedBinary>> Binary =
+      MappedBinary::open(BinaryPath);
+  if (!Binary)
+    return Fail(BinaryPath, toString(Binary.takeError()));
+  std::error_code EC;
+  ToolOutputFile Out(OutputPath, EC, sys::fs::OpenFlags::OF_Text);
+  if (EC)
+    return Fail(OutputPath, EC.message());
+  writeBlockSections(everyBlock(**Binary), Out.os());
+  Out.keep();
+  return 0;
+}
 
 int runProfile(const ProfileRequest &Request, ProfileOutcome &Outcome) {
   return ProfileRun(Request, Outcome).run();

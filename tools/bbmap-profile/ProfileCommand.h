@@ -35,7 +35,8 @@ enum class OutputFormat {
   Clusters,
   SymbolOrder,
   Placement,
-  BlockOrder
+  BlockOrder,
+  BlockSections
 };
 
 /// One file to write; "-" is standard output.
@@ -119,6 +120,12 @@ struct ProfileOutcome {
   FdataStats Stats;
   uint64_t Objects = 0;
 };
+
+/// Writes the --format=block-sections profile of \p BinaryPath (no profile
+/// is read) to \p OutputPath; returns the exit status (1 when the binary
+/// cannot be read or written).
+int runBlockSections(llvm::StringRef ToolName, llvm::StringRef BinaryPath,
+                     llvm::StringRef OutputPath);
 
 /// Runs \p Request: prints warnings and errors under Request.ToolName and
 /// returns the exit status (0, 1 for an error of an input, 2 for a request

@@ -116,6 +116,11 @@ cl::opt<OutputFormat> Format(
                           "(-fbasic-block-sections=all): the symbol ordering "
                           "file that places its blocks (a relink applies "
                           "the layout; docs/layout.md)"),
+               clEnumValN(OutputFormat::BlockSections, "block-sections",
+                          "no profile read: a basic-block-sections profile "
+                          "that gives every block of BINARY's mapped functions "
+                          "a section of its own (the per-block build of a "
+                          "relinked layout on AArch64; docs/layout.md)"),
                clEnumValN(OutputFormat::Placement, "placement",
                           "an assembly file whose page-aligned padding "
                           "places the hot code of --placed-binary against "
@@ -336,6 +341,8 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   }
   ThreadCount = Threads;
 
+  if (Format == OutputFormat::BlockSections)
+    return runBlockSections(ToolName, BinaryPath, OutputPath);
   ProfileRequest Request;
   Request.BinaryPath = BinaryPath;
   Request.InputBinaryPath = InputBinaryPath;

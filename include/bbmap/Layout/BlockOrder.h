@@ -39,7 +39,7 @@ struct BlockOrder {
   /// The section symbols, hot ones first, then the other sections of the
   /// laid-out functions; each name once.
   std::vector<std::string> Symbols;
-  /// Sections that hold more than one block that ran (the binary was not
+  /// Sections holding blocks that the order puts apart (the binary was not
   /// built with a section per block, or clang kept blocks together: the
   /// landing pads of a function): their blocks keep their own order.
   unsigned SharedSections = 0;

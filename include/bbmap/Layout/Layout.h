@@ -56,6 +56,8 @@ struct FunctionLayout {
   std::vector<BlockFlow> Flow;
   /// (block ID, hash) of every block, when the map has block hashes.
   std::vector<std::pair<uint32_t, uint64_t>> Hashes;
+  /// writeBlockSections keeps the function's blocks in one section.
+  bool OneSection = false;
 };
 
 /// True when half or more of a function's records do not fit its blocks
@@ -116,6 +118,23 @@ enum class ClusterConsumer { Clang19, Clang22 };
 /// without a Module is left out.
 void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, llvm::raw_ostream &OS);
+
+/// Every mapped function of \p Binary with all its blocks, the entry block
+/// first, in the binary's order (Module set for a function whose name
+/// others share): for writeBlockSections, no profile needed. On AArch64 a
+/// function with an indirect branch keeps OneSection: its jump tables
+/// address their targets with `adr` from the jump's section, which an
+/// assembler cannot do across sections.
+std::vector<FunctionLayout> everyBlock(const MappedBinary &Binary);
+
+/// A version 1 profile with one `c` line per block of each function of \p
+/// Layout (everyBlock; one line with all of them for OneSection): clang
+/// gives each block a section of its own, as -fbasic-block-sections=all
+/// does on x86-64 only (AArch64 refuses it).
+/// A function whose name others share comes after its `m` line, or is
+/// left out without one.
+void writeBlockSections(llvm::ArrayRef<FunctionLayout> Layout,
+                        llvm::raw_ostream &OS);
 
 /// The hot functions in order, then the `.cold` part of each that has one
 /// (the blocks in no cluster, which clang puts in a section of their own);
