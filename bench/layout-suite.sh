@@ -59,13 +59,14 @@
 #                 cloning (`p` lines) of the interpreter's dispatch,
 #                 bench/tools/clone-dispatch.py (issue #36, item 4;
 #                 docs/layout.md, "Path cloning"), bbmap's symbol order.
-#   blocks        with RELINK=1, x86: every block in its own section
-#                 (-fbasic-block-sections=all -falign-loops=1, the plugin's
-#                 map), linked with -Wl,--optimize-bb-jumps: the build a
-#                 relink-only layout starts from, measured as it is (no
-#                 profile).
+#   blocks        with RELINK=1: every block in its own section (x86:
+#                 -fbasic-block-sections=all and -Wl,--optimize-bb-jumps;
+#                 arm64: the list of bbmap-profile prof
+#                 --format=block-sections) with -falign-loops=1 and the
+#                 plugin's map: the build a relink-only layout starts
+#                 from, measured as it is (no profile).
 #   relink-functions, relink-program
-#                 with RELINK=1, x86 trace: blocks traced on the training
+#                 with RELINK=1, trace: blocks traced on the training
 #                 run, bbmap-profile --format=block-order
 #                 --block-scope=functions|program, and blocks' objects
 #                 relinked with that order (checked: bbmap-dump
@@ -458,18 +459,24 @@ sqlite_case() {
     done
     par_wait
   fi
-  local relinks=0
-  [ "$RELINK" = 0 ] || [ "$arch" != x86 ] || relinks=1
+  # shellcheck disable=SC2054 # -Wl, takes its argument after a comma
+  local relinks=$RELINK sections=(-fbasic-block-sections=all) jumps=(-Wl,--optimize-bb-jumps)
   if [ "$relinks" = 1 ]; then
     step "$arch: the per-block build, its traces and the relinks"
-    compile blocks -fbasic-block-sections=all -falign-loops=1 -fpass-plugin="$PLUGIN"
-    link blocks blocks -Wl,--optimize-bb-jumps
+    if [ "$arch" = arm64 ]; then
+      # No `all` on AArch64: the list that gives every block a section, and
+      # lld optimizes jumps between sections on x86-64 only.
+      "$PROFILE" prof --format=block-sections -o blocks.sections
+      sections=(-fbasic-block-sections=list="$PWD/blocks.sections") jumps=()
+    fi
+    compile blocks "${sections[@]}" -falign-loops=1 -fpass-plugin="$PLUGIN"
+    link blocks blocks "${jumps[@]}"
     for t in $trains; do
       [ "blocks.train.$t.pa" -nt blocks ] || trace_train "$t" blocks
       for b in functions program; do
         "$PROFILE" blocks --pa="blocks.train.$t.pa" --format=block-order \
-          --block-scope=$b -o "relink-$b-$t.order"
-        link "relink-$b-$t" blocks -Wl,--optimize-bb-jumps \
+          --block-scope=$b -o "relink-$b-$t.order" 2>>log/relink.warnings
+        link "relink-$b-$t" blocks "${jumps[@]}" \
           -Wl,--symbol-ordering-file="$PWD/relink-$b-$t.order"
         "$build/bbmap-dump" --check-order="relink-$b-$t.order" "relink-$b-$t" >/dev/null ||
           die "relink-$b-$t: lld did not place the blocks in order"
