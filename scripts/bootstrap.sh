@@ -21,7 +21,7 @@ done
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-pkgs="cmake ninja-build python3 python3-jsonschema python3-yaml file binutils dpkg-dev time tcl zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev qemu-user valgrind linux-perf graphviz groff-base"
+pkgs="cmake ninja-build make python3 python3-jsonschema python3-yaml file binutils dpkg-dev time tcl zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev qemu-user valgrind linux-perf graphviz groff-base"
 for n in $MAJORS; do
   pkgs="$pkgs llvm-$n-dev llvm-$n-tools clang-$n lld-$n bolt-$n libclang-rt-$n-dev"
 done

@@ -117,6 +117,10 @@ for major in (16, 19, 22):
             subs.append(('%perf2bolt-this-major', perf2bolt))
 # perf-record: `perf record` of a software event works here (the kernel's
 # perf_event_paranoid and the container allow it); probed once.
+# make: the recipe of per-unit profiles (profile/layout-units.test).
+if shutil.which('make'):
+    config.available_features.add('make')
+
 perf = shutil.which('perf')
 if perf:
     import subprocess

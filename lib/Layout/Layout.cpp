@@ -186,17 +186,33 @@ public:
   /// DW_AT_name of the compile unit covering \p Address; empty if none
   /// (no debug information, or information that does not decode).
   std::string at(uint64_t Address) {
-    if (!Context)
-      Context = DWARFContext::create(
-          Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-          consumeError, consumeError);
-    DWARFCompileUnit *CU = Context->getCompileUnitForCodeAddress(Address);
+    DWARFCompileUnit *CU = context().getCompileUnitForCodeAddress(Address);
     if (!CU)
       return std::string();
     return dwarf::toString(CU->getUnitDIE().find(dwarf::DW_AT_name), "");
   }
 
+  /// DW_AT_name of every compile unit that has one.
+  std::vector<std::string> all() {
+    std::vector<std::string> Names;
+    for (const std::unique_ptr<DWARFUnit> &CU : context().compile_units()) {
+      std::string Name =
+          dwarf::toString(CU->getUnitDIE().find(dwarf::DW_AT_name), "");
+      if (!Name.empty())
+        Names.push_back(std::move(Name));
+    }
+    return Names;
+  }
+
 private:
+  DWARFContext &context() {
+    if (!Context)
+      Context = DWARFContext::create(
+          Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+          consumeError, consumeError);
+    return *Context;
+  }
+
   const object::ObjectFile &Obj;
   std::unique_ptr<DWARFContext> Context;
 };
@@ -302,6 +318,37 @@ void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
       OS << " " << ID << ":" << utohexstr(Hash, /*LowerCase=*/true);
     OS << "\n";
   }
+}
+
+UnitProfiles unitProfiles(ArrayRef<FunctionLayout> Layout,
+                          const MappedBinary &Binary,
+                          ClusterConsumer Consumer) {
+  CompileUnitNames Units(Binary.object());
+  std::map<std::string, std::string> Texts;
+  for (std::string &Unit : Units.all())
+    Texts[std::move(Unit)] = "v1\n";
+  UnitProfiles Result;
+  for (const FunctionLayout &F : Layout) {
+    std::string Unit = F.Module.empty() ? Units.at(F.Address) : F.Module;
+    if (Unit.empty()) {
+      ++Result.WithoutUnit;
+      continue;
+    }
+    std::string &Text = Texts[Unit];
+    if (Text.empty())
+      Text = "v1\n";
+    raw_string_ostream OS(Text);
+    writeFunction(F, Consumer, OS);
+  }
+  for (auto &[Unit, Text] : Texts)
+    Result.Files.push_back({Unit, std::move(Text)});
+  return Result;
+}
+
+std::string unitProfileName(StringRef Unit) {
+  std::string Name = Unit.str();
+  std::replace(Name.begin(), Name.end(), '/', '%');
+  return Name + ".clusters";
 }
 
 void writeClusterProfile(ArrayRef<FunctionLayout> Layout,

@@ -199,6 +199,8 @@ private:
                         const MappedBinary &Binary) const;
   StringRef processPerfData() const;
   void checkPlacement() const;
+  void writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
+                         const MappedBinary &Binary) const;
   BlockOrder orderBlocks(ArrayRef<FunctionLayout> Layout,
                          const BlockProfile &Blocks,
                          const MappedBinary &Binary) const;
@@ -321,6 +323,42 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
       << Objects << " other objects\n";
   BuryPointer(std::move(Placed));
   return P;
+}
+
+/// Writes the per-unit profiles of \p Layout to R.UnitDir: a file whose
+/// text is unchanged is left alone (its time too), so that a build
+/// recompiles only the units whose layout changed; reports what changed.
+void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
+                                   const MappedBinary &Binary) const {
+  if (std::error_code EC = sys::fs::create_directories(R.UnitDir))
+    fail(R.UnitDir, EC.message());
+  UnitProfiles Units = unitProfiles(Layout, Binary, R.LayoutFor);
+  if (Units.WithoutUnit)
+    WithColor::warning(errs(), R.ToolName)
+        << "'" << Binary.path() << "': " << Units.WithoutUnit
+        << " laid-out functions have no compile unit (build with -g) and are "
+           "in no unit's profile\n";
+  std::vector<StringRef> Changed;
+  for (const auto &[Unit, Text] : Units.Files) {
+    SmallString<256> Path(R.UnitDir);
+    sys::path::append(Path, unitProfileName(Unit));
+    auto Old = MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (Old && (*Old)->getBuffer() == Text)
+      continue;
+    std::error_code EC;
+    ToolOutputFile Out(Path, EC, sys::fs::OpenFlags::OF_Text);
+    if (EC)
+      fail(Path, EC.message());
+    Out.os() << Text;
+    Out.keep();
+    Changed.push_back(Unit);
+  }
+  WithColor::note(errs(), R.ToolName)
+      << "'" << R.UnitDir << "': " << Units.Files.size() << " unit profiles, "
+      << Changed.size() << " changed";
+  for (StringRef Unit : Changed)
+    errs() << (Unit == Changed.front() ? ": " : ", ") << Unit;
+  errs() << "\n";
 }
 
 /// The block order of \p Layout, with a warning when it cannot order every
@@ -780,6 +818,8 @@ int ProfileRun::run() {
         writeSymbolOrder(Layout, Outs[I]->os(),
                          Placed ? StringRef(PlacementSymbol) : StringRef());
     }
+    if (!R.UnitDir.empty())
+      writeUnitProfiles(Layout, Charged);
     leaveAllocated(Layout);
     leaveAllocated(Blocks);
     return KeepAll();

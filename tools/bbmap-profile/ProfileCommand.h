@@ -83,6 +83,9 @@ struct ProfileRequest {
   /// LayoutOptions::ColdFraction and Order.
   std::optional<double> ColdFraction;
   FunctionOrder Order = FunctionOrder::CacheDirected;
+  /// --format=clusters: also one profile per compile unit in this
+  /// directory (empty: none).
+  std::string UnitDir;
   /// --format=block-order: what is ordered as one graph.
   BlockOrderScope BlockScope = BlockOrderScope::Functions;
   /// --format=placement: the binary built with the layout, whose hot code

@@ -207,6 +207,14 @@ cl::opt<FunctionOrder> Order(
                           "the binary's order: hot functions first, in the "
                           "order of their addresses")),
     cl::init(FunctionOrder::CacheDirected), cl::cat(ProfileCategory));
+cl::opt<std::string> UnitDir(
+    "unit-dir",
+    cl::desc("With --format=clusters, also write one profile per compile "
+             "unit (the binary's DWARF) to this directory, leaving the files "
+             "whose text did not change untouched: a build that depends on "
+             "them recompiles only the units whose layout changed "
+             "(docs/layout.md)"),
+    cl::value_desc("dir"), cl::cat(ProfileCategory));
 cl::opt<BlockOrderScope> BlockScope(
     "block-scope",
     cl::desc("With --format=block-order, what one order covers (default: "
@@ -361,6 +369,12 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   }
   Request.Order = Order;
   Request.BlockScope = BlockScope;
+  if (!UnitDir.empty() && Format != OutputFormat::Clusters) {
+    WithColor::error(errs(), ToolName)
+        << "--unit-dir goes with --format=clusters\n";
+    return 2;
+  }
+  Request.UnitDir = UnitDir;
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)

@@ -119,6 +119,27 @@ enum class ClusterConsumer { Clang19, Clang22 };
 void writeClusterProfile(llvm::ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, llvm::raw_ostream &OS);
 
+/// One cluster profile per compile unit, for builds that recompile only
+/// the units whose layout changed.
+struct UnitProfiles {
+  /// (unit, profile text) for every compile unit of the binary's DWARF
+  /// (DW_AT_name), by unit name; a unit without a laid-out function gets a
+  /// profile of its `v1` line alone.
+  std::vector<std::pair<std::string, std::string>> Files;
+  /// Laid-out functions whose address no compile unit covers (no debug
+  /// information): in no unit's profile.
+  unsigned WithoutUnit = 0;
+};
+
+/// \p Layout split by compile unit (writeClusterProfile's lines, without
+/// `m` lines: a unit's local functions have names of their own).
+UnitProfiles unitProfiles(llvm::ArrayRef<FunctionLayout> Layout,
+                          const MappedBinary &Binary, ClusterConsumer Consumer);
+
+/// The file name of \p Unit's profile: its DW_AT_name with each `/` as `%`,
+/// and `.clusters`.
+std::string unitProfileName(llvm::StringRef Unit);
+
 /// Every mapped function of \p Binary with all its blocks, the entry block
 /// first, in the binary's order (Module set for a function whose name
 /// others share): for writeBlockSections, no profile needed. On AArch64 a
