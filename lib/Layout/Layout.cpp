@@ -39,12 +39,28 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
   return llvm::lower_bound(Nodes.drop_front(), E) - Nodes.begin();
 }
 
+/// Appends to \p Cluster the blocks of \p F it does not hold, in address
+/// order.
+void appendOthers(const FunctionBlocks &F, const AddressIndex &Index,
+                  std::vector<uint32_t> &Cluster) {
+  DenseSet<uint32_t> In(Cluster.begin(), Cluster.end());
+  for (uint32_t E : F.Entries)
+    if (!In.contains(Index.idOf(E)))
+      Cluster.push_back(Index.idOf(E));
+}
+
 /// \p FunctionEdges: the edges from \p F's blocks (functionEdges);
-/// \p ColdFraction: LayoutOptions::ColdFraction.
+/// \p ColdFraction: LayoutOptions::ColdFraction. \p KeepsJumpTableTargets:
+/// clang keeps the targets of a jump table in the jump's section (AArch64,
+/// whose tables address them from there), whatever the cluster says; so
+/// when a block that ends in an indirect branch is in the cluster, every
+/// block of the function is, the others after the hot ones in address
+/// order, which is what clang then realizes.
 std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
                                 const AddressIndex &Index,
                                 ArrayRef<BlockEdge> FunctionEdges,
-                                double ColdFraction) {
+                                double ColdFraction,
+                                bool KeepsJumpTableTargets) {
   uint64_t Hottest = 0;
   for (uint32_t E : F.Entries)
     Hottest = std::max(Hottest, P.Counts[E]);
@@ -83,6 +99,10 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   for (uint64_t N : Order)
     if (N == 0 || !(SomeEHPadCold && IsEHPad(Nodes[N])))
       Hot.push_back(Index.match(Nodes[N]).ID);
+  if (KeepsJumpTableTargets && llvm::any_of(Nodes, [&](uint32_t E) {
+        return Index.match(E).block().has(metadata::HasIndirectBranch);
+      }))
+    appendOthers(F, Index, Hot);
   return Hot;
 }
 
@@ -241,7 +261,8 @@ FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
   L.Aliases = aliasesOf(F, Binary);
   L.SharedName = Binary.functionsNamed(F.Name) > 1;
   std::vector<BlockEdge> Edges = functionEdges(AllEdges, Index, F);
-  L.HotBlocks = hotBlocks(F, P, Index, Edges, ColdFraction);
+  L.HotBlocks = hotBlocks(F, P, Index, Edges, ColdFraction,
+                          Binary.object().getArch() == Triple::aarch64);
   L.HasColdBlocks = L.HotBlocks.size() < F.Entries.size();
   L.Flow = flowOf(F, P, Index, Edges);
   L.Hashes = hashesOf(F, Index);
