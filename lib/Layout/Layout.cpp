@@ -310,15 +310,28 @@ std::vector<FunctionLayout> computeLayout(const BlockProfile &P,
   return Layout;
 }
 
-/// One function's `f` line (its name and aliases) and `c` line, and for clang
-/// 22 its `g` line (per block `ID:count` and `,succ:count` per outgoing edge)
-/// and `h` line (per block `ID:hash`, the hash in hexadecimal).
-void writeFunction(const FunctionLayout &F, ClusterConsumer Consumer,
-                   raw_ostream &OS) {
+/// \p F's `m` line (when others share its name and \p ModuleLine) and
+/// `f` line (its name and aliases); false, and nothing written, for a
+/// function of a shared name without a Module, which no line can name.
+static bool writeNames(const FunctionLayout &F, raw_ostream &OS,
+                       bool ModuleLine = true) {
+  if (F.SharedName && F.Module.empty())
+    return false;
+  if (F.SharedName && ModuleLine)
+    OS << "m " << F.Module << "\n";
   OS << "f " << F.Name;
   for (const std::string &Alias : F.Aliases)
     OS << " " << Alias;
-  OS << "\nc";
+  OS << "\n";
+  return true;
+}
+
+/// \p F's `c` line, and for clang 22 its `g` line (per block `ID:count` and
+/// `,succ:count` per outgoing edge) and `h` line (per block `ID:hash`, the
+/// hash in hexadecimal).
+static void writeClusters(const FunctionLayout &F, ClusterConsumer Consumer,
+                          raw_ostream &OS) {
+  OS << "c";
   for (uint32_t ID : F.HotBlocks)
     OS << " " << ID;
   OS << "\n";
@@ -359,7 +372,9 @@ UnitProfiles unitProfiles(ArrayRef<FunctionLayout> Layout,
     if (Text.empty())
       Text = "v1\n";
     raw_string_ostream OS(Text);
-    writeFunction(F, Consumer, OS);
+    // A unit's local functions have names of their own: no `m` line.
+    writeNames(F, OS, /*ModuleLine=*/false);
+    writeClusters(F, Consumer, OS);
   }
   for (auto &[Unit, Text] : Texts)
     Result.Files.push_back({Unit, std::move(Text)});
@@ -375,13 +390,9 @@ std::string unitProfileName(StringRef Unit) {
 void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, raw_ostream &OS) {
   OS << "v1\n";
-  for (const FunctionLayout &F : Layout) {
-    if (F.SharedName && F.Module.empty())
-      continue;
-    if (F.SharedName)
-      OS << "m " << F.Module << "\n";
-    writeFunction(F, Consumer, OS);
-  }
+  for (const FunctionLayout &F : Layout)
+    if (writeNames(F, OS))
+      writeClusters(F, Consumer, OS);
 }
 
 std::vector<FunctionLayout> everyBlock(const MappedBinary &Binary) {
@@ -415,14 +426,8 @@ std::vector<FunctionLayout> everyBlock(const MappedBinary &Binary) {
 void writeBlockSections(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
   OS << "v1\n";
   for (const FunctionLayout &F : Layout) {
-    if (F.SharedName && F.Module.empty())
+    if (!writeNames(F, OS))
       continue;
-    if (F.SharedName)
-      OS << "m " << F.Module << "\n";
-    OS << "f " << F.Name;
-    for (const std::string &Alias : F.Aliases)
-      OS << " " << Alias;
-    OS << "\n";
     if (F.OneSection) {
       OS << "c";
       for (uint32_t ID : F.HotBlocks)
