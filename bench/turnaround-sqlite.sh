@@ -15,9 +15,9 @@
 #                     llvm-bolt-22 with the suite's options
 #
 # Each route runs $REPS times (wall and user+sys CPU of the whole route,
-# medians); its binary must equal, byte for byte, the suite's build of the
-# same route, whose simulated I1 misses (as built and the mean over 8
-# placements) the table repeats from the suite's rows. The sqlite3
+# medians); its binary's code must equal, byte for byte, the suite's build
+# of the same route, whose simulated I1 misses (as built and the mean over
+# 8 placements) the table repeats from the suite's rows. The sqlite3
 # amalgamation is one compile unit, so a per-unit recompile would
 # recompile it whole: it is not a route here.
 #
@@ -83,28 +83,46 @@ route_bolt() {
   llvm-bolt-22 "$x86/prof" -o BOLT.bin --data bolt.fdata "${BOLT_OPTS[@]}"
 }
 
+# same_code A B: A's executable sections are B's, byte for byte (the
+# files themselves may differ: BOLT's .note.bolt_info names its output).
+same_code() {
+  local s
+  [ "$(exec_sections "$1")" = "$(exec_sections "$2")" ] || return 1
+  for s in $(exec_sections "$1" | cut -d' ' -f1); do
+    llvm-objcopy-22 -O binary --only-section="$s" "$1" a.section
+    llvm-objcopy-22 -O binary --only-section="$s" "$2" b.section
+    cmp -s a.section b.section || return 1
+  done
+  rm -f a.section b.section
+}
+
 # The routes' files must be the suite's (the same layout: the profiles are
-# the same), and so must their binaries; the layouts are checked before
-# the timing, on the first run of each route.
+# the same), and so must their binaries' code; checked on the first run of
+# each route.
 declare -A SUITE_BIN=([relink-functions]=relink-functions-s5
   [relink-program]=relink-program-s5 [recompile]=bbmap-s5-trace [BOLT]=bolt-s5-trace)
-# children_cpu: the user+sys seconds of this shell's finished children.
-children_cpu() {
-  times | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
-    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+# cpu_of FILE: the user+sys seconds of the finished children in FILE, the
+# output of `times` (run in this shell: a command substitution's subshell
+# has children of its own).
+cpu_of() {
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"
 }
 # time_route ROUTE: runs it (its output in log/ROUTE), appends "wall cpu"
 # to ROUTE.times.
 time_route() {
-  local r=$1 t0 c0 t1 c1
-  t0=$(date +%s.%N) c0=$(children_cpu)
+  local r=$1 t0 t1
+  t0=$(date +%s.%N)
+  times >times.0
   case $r in
     relink-*) route_relink "${r#relink-}" ;;
     recompile) route_recompile ;;
     BOLT) route_bolt ;;
   esac >"log/$r" 2>&1 || { tail -n 20 "log/$r" >&2; die "$r failed (log: $out/log/$r)"; }
-  t1=$(date +%s.%N) c1=$(children_cpu)
-  echo "$t0 $t1 $c0 $c1" | awk '{ printf "%.2f %.2f\n", $2 - $1, $4 - $3 }' >>"$r.times"
+  times >times.1
+  t1=$(date +%s.%N)
+  echo "$t0 $t1 $(cpu_of times.0) $(cpu_of times.1)" |
+    awk '{ printf "%.2f %.2f\n", $2 - $1, $4 - $3 }' >>"$r.times"
 }
 
 routes=(relink-functions relink-program recompile BOLT)
@@ -114,8 +132,8 @@ for rep in $(seq "$REPS"); do
     step "$r, run $rep of $REPS"
     time_route "$r"
     [ "$rep" -gt 1 ] && continue
-    cmp -s "$r.bin" "$x86/${SUITE_BIN[$r]}" ||
-      die "$r.bin differs from the suite's ${SUITE_BIN[$r]}"
+    same_code "$r.bin" "$x86/${SUITE_BIN[$r]}" ||
+      die "the code of $r.bin differs from the suite's ${SUITE_BIN[$r]}"
   done
 done
 cmp -s relink-functions.order "$x86/relink-functions-s5.order" &&
