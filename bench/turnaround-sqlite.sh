@@ -17,7 +17,9 @@
 # Each route runs $REPS times (wall and user+sys CPU of the whole route,
 # medians); its binary's code must equal, byte for byte, the suite's build
 # of the same route, whose simulated I1 misses (as built and the mean over
-# 8 placements) the table repeats from the suite's rows. The sqlite3
+# 8 placements) the table repeats from the suite's rows. A second table
+# gives what the per-block build costs with no profile against plain -O2:
+# code and object bytes, link time, and CPU time of --size 100. The sqlite3
 # amalgamation is one compile unit, so a per-unit recompile would
 # recompile it whole: it is not a route here.
 #
@@ -146,6 +148,31 @@ i1() { awk -F'\t' -v b="$1" '$1 == "x86-same" && $2 == "trace" && $3 == b { prin
   "$suite/rows.tsv"; }
 declare -A ROW=([relink-functions]=relink-functions [relink-program]=relink-program
   [recompile]=bbmap [BOLT]=BOLT)
+# What the per-block build costs with no profile, against plain -O2 (the
+# suite's builds): code and object bytes, the link, and the CPU time of
+# speedtest1 --size 100 (median of $REPS interleaved runs; outputs checked).
+step "the per-block build against plain"
+for b in plain blocks; do
+  : >"link-$b.times" && : >"run-$b.times"
+  jumps=()
+  # shellcheck disable=SC2054 # -Wl, takes its argument after a comma
+  [ "$b" = plain ] || jumps=(-Wl,--optimize-bb-jumps)
+  for rep in $(seq "$REPS"); do
+    timed "link-$b" clang-22 "${CFLAGS[@]}" "$x86/$b.obj/sqlite3.o" "$x86/$b.obj/speedtest1.o" \
+      "${jumps[@]}" -o "$b.bin" -lm
+  done
+done
+for rep in $(seq "$REPS"); do
+  for b in plain blocks; do
+    timed "run-$b" "./$b.bin" --memdb --verify --testset main --size 100
+  done
+done
+./plain.bin --memdb --verify --testset main --size 100 | normalize >plain.out
+./blocks.bin --memdb --verify --testset main --size 100 | normalize | cmp - plain.out ||
+  die "the per-block build prints other results than plain"
+text_of() { llvm-size-22 -A "$1" | awk '$1 == ".text" { print $2 }'; }
+objects_of() { cat "$x86/$1.obj/sqlite3.o" "$x86/$1.obj/speedtest1.o" | wc -c; }
+
 bolt_wall=$(col BOLT 1)
 {
   echo "# From a profile to an optimized binary: sqlite3 speedtest1, x86-64"
@@ -158,6 +185,14 @@ bolt_wall=$(col BOLT 1)
     read -r asb mean <<<"$(i1 "${ROW[$r]}")"
     printf '| %s | %s | %s | %.2f | %s | %s |\n' "$r" "$(col "$r" 1)" "$(col "$r" 2)" \
       "$(echo "$(col "$r" 1) $bolt_wall" | awk '{ print $1 / $2 }')" "${asb:--}" "${mean:--}"
+  done
+  echo
+  echo "The per-block build with no profile (-fbasic-block-sections=all -falign-loops=1, the plugin's map; lld --optimize-bb-jumps) against plain -O2:"
+  echo
+  echo "| build | .text bytes | object bytes | link wall s | speedtest1 --size 100 CPU s |"
+  echo "|---|---:|---:|---:|---:|"
+  for b in plain blocks; do
+    echo "| $b | $(text_of "$b.bin") | $(objects_of "$b") | $(col "link-$b" 1) | $(col "run-$b" 2) |"
   done
 } >report.md
 cat report.md
