@@ -11,12 +11,19 @@
 #   recompile         bbmap-profile --format=clusters (and the symbol
 #                     order), then clang-22 compiles both units with the
 #                     recipe and lld links
+#   thinlto           the ThinLTO program's own trace (its blocks are LTO's):
+#                     bbmap-profile --format=clusters, then lld relinks the
+#                     bitcode with --lto-basic-block-sections
+#   thinlto-new       the same with a cache directory per profile digest
+#                     (docs/layout.md), empty: a new profile
+#   thinlto-again     the same with the cache that profile filled
 #   BOLT              perf2bolt-22 of the same trace (pre-aggregated), then
 #                     llvm-bolt-22 with the suite's options
 #
 # Each route runs $REPS times (wall and user+sys CPU of the whole route,
 # medians); its binary's code must equal, byte for byte, the suite's build
-# of the same route, whose simulated I1 misses (as built and the mean over
+# of the same route (a ThinLTO binary must realize its layout, bbmap-dump
+# --check-layout; the suite has no ThinLTO build to compare with), whose simulated I1 misses (as built and the mean over
 # 8 placements) the table repeats from the suite's rows. A second table
 # gives what the per-block build costs with no profile against plain -O2:
 # code and object bytes, link time, and CPU time of --size 100. The sqlite3
@@ -80,6 +87,17 @@ route_recompile() {
   clang-22 "${CFLAGS[@]}" recompile.obj/sqlite3.o recompile.obj/speedtest1.o \
     -Wl,--symbol-ordering-file="$PWD/recompile.order" -o recompile.bin -lm
 }
+route_thinlto() {
+  "$PROFILE" lto.prof --pa=lto.pa --format=clusters --layout-for=22 -o lto.clusters \
+    --symbol-order=lto.order
+  local cache=()
+  # shellcheck disable=SC2054 # -Wl, takes its argument after a comma
+  [ -z "${1:-}" ] || cache=(-Wl,--thinlto-cache-dir="$1/$(cat lto.clusters lto.order |
+    sha256sum | cut -c1-16)")
+  clang-22 "${CFLAGS[@]}" -flto=thin lto/sqlite3.o lto/speedtest1.o -Wl,--thinlto-jobs=2 \
+    -Wl,--lto-basic-block-sections="$PWD/lto.clusters" -Wl,--lto-basic-block-address-map \
+    -Wl,--symbol-ordering-file="$PWD/lto.order" "${cache[@]}" -o "thinlto${1:+-$1}.bin" -lm
+}
 route_bolt() {
   perf2bolt-22 "$x86/prof" --pa -p "$x86/train.s5.pa" -o bolt.fdata
   llvm-bolt-22 "$x86/prof" -o BOLT.bin --data bolt.fdata "${BOLT_OPTS[@]}"
@@ -119,6 +137,9 @@ time_route() {
   case $r in
     relink-*) route_relink "${r#relink-}" ;;
     recompile) route_recompile ;;
+    thinlto) route_thinlto ;;
+    thinlto-new) rm -rf new && route_thinlto new ;;
+    thinlto-again) route_thinlto again ;;
     BOLT) route_bolt ;;
   esac >"log/$r" 2>&1 || { tail -n 20 "log/$r" >&2; die "$r failed (log: $out/log/$r)"; }
   times >times.1
@@ -127,13 +148,37 @@ time_route() {
     awk '{ printf "%.2f %.2f\n", $2 - $1, $4 - $3 }' >>"$r.times"
 }
 
-routes=(relink-functions relink-program recompile BOLT)
+# ThinLTO: the bitcode once, the program linked with its map (lld's
+# --lto-basic-block-address-map: block IDs of the LTO code generation) and
+# traced; its routes relink with the layout, without a cache, with a cache
+# directory per profile digest for a new profile (emptied before each run),
+# and with that cache again for the same profile.
+step "ThinLTO: bitcode, the program with its map, its trace"
+mkdir -p lto
+for u in "$SQLITE/sqlite3.c" "$SQLITE/test/speedtest1.c"; do
+  run "lto.$(basename "$u" .c)" clang-22 "${CFLAGS[@]}" -flto=thin -c "$u" \
+    -o "lto/$(basename "$u" .c).o"
+done
+run lto.link clang-22 "${CFLAGS[@]}" -flto=thin lto/sqlite3.o lto/speedtest1.o \
+  -Wl,--thinlto-jobs=2 -Wl,--lto-basic-block-address-map -o lto.prof -lm
+run lto.trace env -u LD_PRELOAD qemu-x86_64 -plugin "$suite/bin/trace.so,out=lto.triples" \
+  ./lto.prof --memdb --verify --testset main --size 5
+run lto.pa python3 "$TOOLS/exact-trace/trace-to-preagg.py" lto.prof lto.triples \
+  --format=22 -o lto.pa
+route_thinlto again >/dev/null 2>&1 || die "ThinLTO relink failed"
+
+routes=(relink-functions relink-program recompile thinlto thinlto-new thinlto-again BOLT)
 for r in "${routes[@]}"; do : >"$r.times"; done
 for rep in $(seq "$REPS"); do
   for r in "${routes[@]}"; do
     step "$r, run $rep of $REPS"
     time_route "$r"
     [ "$rep" -gt 1 ] && continue
+    if [[ $r == thinlto* ]]; then
+      "$ROOT/build/llvm-22/bbmap-dump" --check-layout=lto.clusters --symbol-order=lto.order \
+        "$r.bin" >"log/$r.check" || die "$r.bin does not realize its layout (log/$r.check)"
+      continue
+    fi
     same_code "$r.bin" "$x86/${SUITE_BIN[$r]}" ||
       die "the code of $r.bin differs from the suite's ${SUITE_BIN[$r]}"
   done
@@ -147,7 +192,7 @@ cmp -s relink-functions.order "$x86/relink-functions-s5.order" &&
 i1() { awk -F'\t' -v b="$1" '$1 == "x86-same" && $2 == "trace" && $3 == b { print $4, $5 }' \
   "$suite/rows.tsv"; }
 declare -A ROW=([relink-functions]=relink-functions [relink-program]=relink-program
-  [recompile]=bbmap [BOLT]=BOLT)
+  [recompile]=bbmap [BOLT]=BOLT [thinlto]=- [thinlto-new]=- [thinlto-again]=-)
 # What the per-block build costs with no profile, against plain -O2 (the
 # suite's builds): code and object bytes, the link, and the CPU time of
 # speedtest1 --size 100 (median of $REPS interleaved runs; outputs checked).
