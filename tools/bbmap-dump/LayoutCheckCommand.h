@@ -25,7 +25,7 @@ struct LayoutCheckOptions {
   bool PrettyJSON = false;
 };
 
-/// Prints \p Result: a line per function, the function order, the blocks
+/// Prints \p Result: a line per function, the symbol order, the blocks
 /// the compiler added, and a summary line; or one JSON object.
 void printLayoutCheck(const LayoutCheckResult &Result,
                       const LayoutCheckOptions &Opts, llvm::raw_ostream &OS);
