@@ -6,7 +6,7 @@
 # exact-trace plugin of test/tools) as a BOLT pre-aggregated profile, which
 # bbmap-profile charges to the map's blocks and summarises, then lays it
 # out (docs/layout.md): the rebuilt program's hot blocks in the cluster
-# asked for, shown by bbmap-dump's table.
+# asked for, shown by bbmap-dump's table and checked by its --check-layout.
 #
 # Usage: scripts/demo.sh [N ...]     (default: 19 22)
 set -euo pipefail
@@ -48,4 +48,7 @@ for n in $majors; do
   "$out/demo-$n.relaid" 12
   "$build/llvm-$n/bbmap-dump" --bb-addr-map --output-style=table \
     "$out/demo-$n.relaid" | head -n 20
+  echo "== bbmap-dump --check-layout: does the rebuilt program have the layout?"
+  "$build/llvm-$n/bbmap-dump" --check-layout="$out/demo-$n.clusters" \
+    --symbol-order="$out/demo-$n.order" "$out/demo-$n.relaid"
 done
