@@ -327,7 +327,8 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
 
 /// Writes the per-unit profiles of \p Layout to R.UnitDir: a file whose
 /// text is unchanged is left alone (its time too), so that a build
-/// recompiles only the units whose layout changed; reports what changed.
+/// recompiles only the units whose layout changed; reports what changed
+/// (the first units by name).
 void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
                                    const MappedBinary &Binary) const {
   if (std::error_code EC = sys::fs::create_directories(R.UnitDir))
@@ -353,11 +354,14 @@ void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
     Out.keep();
     Changed.push_back(Unit);
   }
+  constexpr size_t Named = 8;
   WithColor::note(errs(), R.ToolName)
       << "'" << R.UnitDir << "': " << Units.Files.size() << " unit profiles, "
       << Changed.size() << " changed";
-  for (StringRef Unit : Changed)
-    errs() << (Unit == Changed.front() ? ": " : ", ") << Unit;
+  for (size_t I = 0; I < std::min(Changed.size(), Named); ++I)
+    errs() << (I ? ", " : ": ") << Changed[I];
+  if (Changed.size() > Named)
+    errs() << " and " << Changed.size() - Named << " more";
   errs() << "\n";
 }
 
