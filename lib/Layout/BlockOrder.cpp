@@ -33,12 +33,17 @@ SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj) {
   return Symbols;
 }
 
+/// Where a block of a laid-out function is: its range, address and size.
+struct BlockPlace {
+  uint32_t Range = 0;
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+};
+
 /// One laid-out function's sections in the binary.
 struct FunctionSections {
-  /// Per block ID, its range; per range, its symbol (empty: none).
-  DenseMap<uint32_t, uint32_t> RangeOfID;
-  DenseMap<uint32_t, uint64_t> SizeOfID;
-  DenseMap<uint32_t, uint64_t> AddressOfID;
+  /// Per block ID, its place; per range, its symbol (empty: none).
+  DenseMap<uint32_t, BlockPlace> Blocks;
   std::vector<std::string> Symbols;
 };
 
@@ -52,11 +57,8 @@ FunctionSections sectionsOf(const FunctionLayout &L, const MappedBinary &Binary,
   const FunctionMap &F = Index.match(Entry).function();
   std::string Part = L.Name + ".";
   for (uint32_t R = 0; R < F.Ranges.size(); ++R) {
-    for (const BlockEntry &B : F.Ranges[R].Blocks) {
-      S.RangeOfID[B.ID] = R;
-      S.SizeOfID[B.ID] = B.Size;
-      S.AddressOfID[B.ID] = F.Ranges[R].BaseAddress + B.Offset;
-    }
+    for (const BlockEntry &B : F.Ranges[R].Blocks)
+      S.Blocks[B.ID] = {R, F.Ranges[R].BaseAddress + B.Offset, B.Size};
     std::string Name = R == 0 ? L.Name : "";
     auto It = Symbols.find(F.Ranges[R].BaseAddress);
     if (R != 0 && It != Symbols.end())
@@ -108,7 +110,7 @@ std::vector<HotBlock> programOrder(ArrayRef<FunctionLayout> Layout,
     }
   }
   for (uint64_t N = 0; N < Nodes.size(); ++N)
-    Sizes[N] = Sections[Nodes[N].first].SizeOfID.lookup(Nodes[N].second);
+    Sizes[N] = Sections[Nodes[N].first].Blocks.lookup(Nodes[N].second).Size;
   const AddressIndex &Index = Binary.index();
   for (const auto &[Key, C] : P.Calls) {
     uint32_t Site = Index.find(Key.Site, LookupSide::From);
@@ -144,7 +146,8 @@ BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
                                   : functionOrder(Layout);
   BlockOrder Order;
   StringSet<> Written;
-  DenseMap<std::pair<uint32_t, uint32_t>, unsigned> HotInRange;
+  // (function, range) of the sections placed with the hot blocks.
+  DenseSet<std::pair<uint32_t, uint32_t>> HotSections;
   auto Place = [&](uint32_t F, uint32_t Range) {
     const std::string &Name = Sections[F].Symbols[Range];
     if (Name.empty())
@@ -160,22 +163,21 @@ BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
   std::optional<std::pair<uint32_t, uint32_t>> Previous;
   uint64_t PreviousAddress = 0;
   for (const auto &[F, ID] : Hot) {
-    auto Range = Sections[F].RangeOfID.find(ID);
-    if (Range == Sections[F].RangeOfID.end())
+    auto Block = Sections[F].Blocks.find(ID);
+    if (Block == Sections[F].Blocks.end())
       continue;
-    std::pair<uint32_t, uint32_t> Key = {F, Range->second};
-    uint64_t Address = Sections[F].AddressOfID.lookup(ID);
-    if (HotInRange[Key]++ == 0)
-      Place(F, Range->second);
-    else if (Previous != Key || Address < PreviousAddress)
+    std::pair<uint32_t, uint32_t> Key = {F, Block->second.Range};
+    if (HotSections.insert(Key).second)
+      Place(F, Key.second);
+    else if (Previous != Key || Block->second.Address < PreviousAddress)
       Split.insert(Key);
     Previous = Key;
-    PreviousAddress = Address;
+    PreviousAddress = Block->second.Address;
   }
   Order.SharedSections = Split.size();
   for (uint32_t F = 0; F < Sections.size(); ++F)
     for (uint32_t R = 0; R < Sections[F].Symbols.size(); ++R)
-      if (!HotInRange.count({F, R}))
+      if (!HotSections.contains({F, R}))
         Place(F, R);
   return Order;
 }

@@ -58,9 +58,7 @@ std::optional<uint32_t> CFGBuilder::nodeAt(uint64_t Address) const {
 /// The next block of the same range (or of a range that touches this one),
 /// where control falls through to.
 std::optional<uint32_t> CFGBuilder::fallThrough(uint32_t Node) const {
-  if (Node + 1 == F.Entries.size() ||
-      F.Entries[Node + 1] != F.Entries[Node] + 1 ||
-      !Index.fallsInto(F.Entries[Node]))
+  if (Node + 1 == F.Entries.size() || !Index.fallsInto(F.Entries[Node]))
     return std::nullopt;
   return Node + 1;
 }

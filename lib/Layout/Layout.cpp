@@ -39,6 +39,14 @@ uint64_t nodeOf(ArrayRef<uint32_t> Nodes, uint32_t E) {
   return llvm::lower_bound(Nodes.drop_front(), E) - Nodes.begin();
 }
 
+/// Some of the blocks \p Entries ends in an indirect branch (a jump table
+/// on AArch64: its targets stay in the jump's section).
+bool anyIndirectBranch(ArrayRef<uint32_t> Entries, const AddressIndex &Index) {
+  return llvm::any_of(Entries, [&](uint32_t E) {
+    return Index.match(E).block().has(metadata::HasIndirectBranch);
+  });
+}
+
 /// Appends to \p Cluster the blocks of \p F it does not hold, in address
 /// order.
 void appendOthers(const FunctionBlocks &F, const AddressIndex &Index,
@@ -99,9 +107,7 @@ std::vector<uint32_t> hotBlocks(const FunctionBlocks &F, const BlockProfile &P,
   for (uint64_t N : Order)
     if (N == 0 || !(SomeEHPadCold && IsEHPad(Nodes[N])))
       Hot.push_back(Index.match(Nodes[N]).ID);
-  if (KeepsJumpTableTargets && llvm::any_of(Nodes, [&](uint32_t E) {
-        return Index.match(E).block().has(metadata::HasIndirectBranch);
-      }))
+  if (KeepsJumpTableTargets && anyIndirectBranch(Nodes, Index))
     appendOthers(F, Index, Hot);
   return Hot;
 }
@@ -249,17 +255,25 @@ std::vector<std::string> sharedNameModules(ArrayRef<FunctionBlocks> Functions,
   return Modules;
 }
 
+/// \p F's names in a layout: its symbol, address and aliases, and whether
+/// other functions share its name (its Module is sharedNameModules').
+FunctionLayout namedLayout(const FunctionBlocks &F,
+                           const MappedBinary &Binary) {
+  FunctionLayout L;
+  L.Name = F.Name.str();
+  L.Address = F.Address;
+  L.Aliases = aliasesOf(F, Binary);
+  L.SharedName = Binary.functionsNamed(F.Name) > 1;
+  return L;
+}
+
 /// \p F's layout but for its Module (sharedNameModules).
 /// \p AllEdges: P.Edges as a vector (sortedEdges).
 FunctionLayout layoutOf(const FunctionBlocks &F, const BlockProfile &P,
                         ArrayRef<BlockEdge> AllEdges,
                         const MappedBinary &Binary, double ColdFraction) {
   const AddressIndex &Index = Binary.index();
-  FunctionLayout L;
-  L.Name = F.Name.str();
-  L.Address = F.Address;
-  L.Aliases = aliasesOf(F, Binary);
-  L.SharedName = Binary.functionsNamed(F.Name) > 1;
+  FunctionLayout L = namedLayout(F, Binary);
   std::vector<BlockEdge> Edges = functionEdges(AllEdges, Index, F);
   L.HotBlocks = hotBlocks(F, P, Index, Edges, ColdFraction,
                           Binary.object().getArch() == Triple::aarch64);
@@ -403,21 +417,14 @@ std::vector<FunctionLayout> everyBlock(const MappedBinary &Binary) {
   std::vector<FunctionLayout> Layout;
   for (size_t I = 0; I < Functions.size(); ++I) {
     const FunctionBlocks &F = Functions[I];
-    FunctionLayout L;
-    L.Name = F.Name.str();
-    L.Address = F.Address;
-    L.Aliases = aliasesOf(F, Binary);
-    L.SharedName = Binary.functionsNamed(F.Name) > 1;
+    FunctionLayout L = namedLayout(F, Binary);
     L.Module = std::move(Modules[I]);
     uint32_t Entry = F.Entries[entryPosition(F, Index)];
     L.HotBlocks.push_back(Index.idOf(Entry));
     for (uint32_t E : F.Entries)
       if (E != Entry)
         L.HotBlocks.push_back(Index.idOf(E));
-    L.OneSection =
-        AArch64 && llvm::any_of(F.Entries, [&](uint32_t E) {
-          return Index.match(E).block().has(metadata::HasIndirectBranch);
-        });
+    L.OneSection = AArch64 && anyIndirectBranch(F.Entries, Index);
     Layout.push_back(std::move(L));
   }
   return Layout;
@@ -429,10 +436,7 @@ void writeBlockSections(ArrayRef<FunctionLayout> Layout, raw_ostream &OS) {
     if (!writeNames(F, OS))
       continue;
     if (F.OneSection) {
-      OS << "c";
-      for (uint32_t ID : F.HotBlocks)
-        OS << " " << ID;
-      OS << "\n";
+      writeClusters(F, ClusterConsumer::Clang19, OS);
       continue;
     }
     for (uint32_t ID : F.HotBlocks)

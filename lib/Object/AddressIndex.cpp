@@ -86,10 +86,10 @@ void AddressIndex::trimDroppedJumps() {
   for (uint32_t I = 0; I + 1 < Entries.size(); ++I) {
     Entry &A = Entries[I];
     const Entry &B = Entries[I + 1];
-    const FunctionMap &F = match(I).function();
-    bool LastOfRange = A.Block + 1 == F.Ranges[A.Range].Blocks.size();
-    if (LastOfRange && B.Block == 0 && A.Start <= B.Start && B.Start < A.End &&
-        A.End - B.Start <= LongestJump)
+    if (B.Block != 0 || B.Start < A.Start || B.Start >= A.End ||
+        A.End - B.Start > LongestJump)
+      continue;
+    if (A.Block + 1 == match(I).function().Ranges[A.Range].Blocks.size())
       A.End = B.Start;
   }
 }

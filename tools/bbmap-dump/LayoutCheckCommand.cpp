@@ -1,12 +1,13 @@
 //===- LayoutCheckCommand.cpp - the --check-layout mode of bbmap-dump -----===//
 //
-// The text is one line per `f` line of the profile, then the function
-// order, the blocks the compiler added (with --profiled) and the summary:
+// The text is one line per `f` line of the profile, then the symbol order,
+// the blocks the compiler added (with --profiled) and the summary:
 //   NAME: hot cluster as asked, N other ranges cold, P bytes of padding
 //   symbol order: as asked (N symbols)
 //   layout: as asked, P bytes of padding in hot parts
 // with DIFFERS (and the block IDs wanted and found) where the binary does
-// not realize the layout. docs/dump.md describes the JSON.
+// not realize the layout. docs/bbmap-check-layout.schema.json describes
+// the JSON.
 //
 //===----------------------------------------------------------------------===//
 
