@@ -14,12 +14,15 @@
 
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Format.h"
+#include "bbmap/Layout/ClusterProfile.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/CodeLayout.h"
 #include <limits>
 #include <map>
@@ -368,6 +371,13 @@ static void writeClusters(const FunctionLayout &F, ClusterConsumer Consumer,
   }
 }
 
+/// The compile unit whose profile lays out \p F: its Module (a function
+/// whose name others share) or the unit covering its address; empty when
+/// none does.
+static std::string unitOf(const FunctionLayout &F, CompileUnitNames &Units) {
+  return F.Module.empty() ? Units.at(F.Address) : F.Module;
+}
+
 UnitProfiles unitProfiles(ArrayRef<FunctionLayout> Layout,
                           const MappedBinary &Binary,
                           ClusterConsumer Consumer) {
@@ -377,7 +387,9 @@ UnitProfiles unitProfiles(ArrayRef<FunctionLayout> Layout,
     Texts[std::move(Unit)] = "v1\n";
   UnitProfiles Result;
   for (const FunctionLayout &F : Layout) {
-    std::string Unit = F.Module.empty() ? Units.at(F.Address) : F.Module;
+    if (F.HotBlocks.empty())
+      continue;
+    std::string Unit = unitOf(F, Units);
     if (Unit.empty()) {
       ++Result.WithoutUnit;
       continue;
@@ -401,11 +413,171 @@ std::string unitProfileName(StringRef Unit) {
   return Name + ".clusters";
 }
 
+namespace {
+
+/// The blocks of the function at \p Address in the map's order (that of
+/// their addresses in a build without sections per block), and their sizes.
+struct MapBlocks {
+  std::vector<uint32_t> Order;
+  DenseMap<uint32_t, uint64_t> Sizes;
+};
+MapBlocks mapBlocks(const MappedBinary &Binary, uint64_t Address) {
+  MapBlocks Blocks;
+  uint32_t Entry = Binary.index().find(Address);
+  if (Entry == AddressIndex::NotFound)
+    return Blocks;
+  for (const BlockRange &R : Binary.index().match(Entry).function().Ranges)
+    for (const BlockEntry &B : R.Blocks) {
+      Blocks.Order.push_back(B.ID);
+      Blocks.Sizes[B.ID] = B.Size;
+    }
+  return Blocks;
+}
+
+/// The ext-TSP score of the blocks \p Order (IDs of \p Sizes) laid out in
+/// that order, on the counts of \p Flow: the edges between them only.
+double extTspScore(ArrayRef<uint32_t> Order,
+                   const DenseMap<uint32_t, uint64_t> &Sizes,
+                   ArrayRef<BlockFlow> Flow) {
+  DenseMap<uint32_t, uint64_t> NodeOf;
+  std::vector<uint64_t> Nodes(Order.size()), NodeSizes,
+      NodeCounts(Order.size());
+  std::iota(Nodes.begin(), Nodes.end(), 0);
+  for (uint32_t ID : Order) {
+    NodeOf[ID] = NodeSizes.size();
+    NodeSizes.push_back(Sizes.lookup(ID));
+  }
+  std::vector<codelayout::EdgeCount> Edges;
+  for (const BlockFlow &B : Flow) {
+    auto From = NodeOf.find(B.ID);
+    if (From == NodeOf.end())
+      continue;
+    NodeCounts[From->second] = B.Count;
+    for (const auto &[Succ, Count] : B.Successors)
+      if (auto To = NodeOf.find(Succ); To != NodeOf.end())
+        Edges.push_back({From->second, To->second, Count});
+  }
+#if LLVM_VERSION_MAJOR >= 20
+  return codelayout::calcExtTspScore(Nodes, NodeSizes, Edges);
+#else
+  return codelayout::calcExtTspScore(Nodes, NodeSizes, NodeCounts, Edges);
+#endif
+}
+
+/// The hot blocks an earlier profile gave a function of the blocks \p
+/// Sizes, whose entry block is \p EntryID: its one `c` line, when that
+/// names blocks of the function once each, the entry block first, and
+/// clones none; empty otherwise.
+std::vector<uint32_t>
+earlierHotBlocks(const ClusterFunction &Earlier,
+                 const DenseMap<uint32_t, uint64_t> &Sizes, uint32_t EntryID) {
+  if (Earlier.Clusters.size() != 1 || !Earlier.ClonePaths.empty())
+    return {};
+  std::vector<uint32_t> Hot;
+  DenseSet<uint32_t> Seen;
+  for (const ClusterBlock &B : Earlier.Clusters.front()) {
+    if (B.Clone || !Sizes.contains(B.ID) || !Seen.insert(B.ID).second)
+      return {};
+    Hot.push_back(B.ID);
+  }
+  if (Hot.empty() || Hot.front() != EntryID)
+    return {};
+  return Hot;
+}
+
+/// The layout a unit's earlier profile gave the functions a new layout
+/// lays out in it (keepUnitLayouts).
+struct EarlierLayout {
+  /// Per function, its hot blocks there; empty when the profile does not
+  /// name it (it was compiled whole).
+  std::vector<std::vector<uint32_t>> HotBlocks;
+  /// Per function, its number of blocks.
+  std::vector<size_t> Blocks;
+  /// The ext-TSP scores of the earlier and the new layouts, on the new
+  /// counts.
+  double Score = 0;
+  double NewScore = 0;
+};
+
+/// The layout the unit profile \p Text gives the functions \p Members of
+/// \p Layout; none when it does not read, or gives one of them a layout
+/// not of its blocks.
+std::optional<EarlierLayout> earlierLayout(StringRef Text,
+                                           ArrayRef<size_t> Members,
+                                           ArrayRef<FunctionLayout> Layout,
+                                           const MappedBinary &Binary) {
+  Expected<ClusterProfile> Profile = readClusterProfile(Text);
+  if (!Profile) {
+    consumeError(Profile.takeError());
+    return std::nullopt;
+  }
+  StringMap<const ClusterFunction *> ByName;
+  for (const ClusterFunction &F : Profile->Functions)
+    if (!F.Names.empty())
+      ByName[F.Names.front()] = &F;
+  EarlierLayout Earlier;
+  for (size_t I : Members) {
+    const FunctionLayout &F = Layout[I];
+    MapBlocks Map = mapBlocks(Binary, F.Address);
+    std::vector<uint32_t> Hot;
+    if (auto It = ByName.find(F.Name); It != ByName.end()) {
+      Hot = earlierHotBlocks(*It->second, Map.Sizes, F.HotBlocks.front());
+      if (Hot.empty())
+        return std::nullopt;
+    }
+    Earlier.Score +=
+        extTspScore(Hot.empty() ? Map.Order : Hot, Map.Sizes, F.Flow);
+    Earlier.NewScore += extTspScore(F.HotBlocks, Map.Sizes, F.Flow);
+    Earlier.HotBlocks.push_back(std::move(Hot));
+    Earlier.Blocks.push_back(Map.Order.size());
+  }
+  return Earlier;
+}
+
+} // namespace
+
+std::vector<std::string> keepUnitLayouts(std::vector<FunctionLayout> &Layout,
+                                         const MappedBinary &Binary,
+                                         StringRef Dir, double MinGain) {
+  CompileUnitNames Units(Binary.object());
+  std::map<std::string, std::vector<size_t>> Members;
+  for (std::string &Unit : Units.all())
+    Members[std::move(Unit)];
+  double Total = 0;
+  for (size_t I = 0; I < Layout.size(); ++I) {
+    const FunctionLayout &F = Layout[I];
+    Total +=
+        extTspScore(F.HotBlocks, mapBlocks(Binary, F.Address).Sizes, F.Flow);
+    if (std::string Unit = unitOf(F, Units); !Unit.empty())
+      Members[Unit].push_back(I);
+  }
+  std::vector<std::string> Kept;
+  for (const auto &[Unit, Functions] : Members) {
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, unitProfileName(Unit));
+    auto Text = MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Text)
+      continue;
+    std::optional<EarlierLayout> Earlier =
+        earlierLayout((*Text)->getBuffer(), Functions, Layout, Binary);
+    if (!Earlier || Earlier->NewScore - Earlier->Score > MinGain * Total)
+      continue;
+    for (size_t K = 0; K < Functions.size(); ++K) {
+      FunctionLayout &F = Layout[Functions[K]];
+      F.HotBlocks = std::move(Earlier->HotBlocks[K]);
+      F.HasColdBlocks =
+          !F.HotBlocks.empty() && F.HotBlocks.size() < Earlier->Blocks[K];
+    }
+    Kept.push_back(Unit);
+  }
+  return Kept;
+}
+
 void writeClusterProfile(ArrayRef<FunctionLayout> Layout,
                          ClusterConsumer Consumer, raw_ostream &OS) {
   OS << "v1\n";
   for (const FunctionLayout &F : Layout)
-    if (writeNames(F, OS))
+    if (!F.HotBlocks.empty() && writeNames(F, OS))
       writeClusters(F, Consumer, OS);
 }
 

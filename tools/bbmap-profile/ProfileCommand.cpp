@@ -200,7 +200,8 @@ private:
   StringRef processPerfData() const;
   void checkPlacement() const;
   void writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
-                         const MappedBinary &Binary) const;
+                         const MappedBinary &Binary,
+                         ArrayRef<std::string> KeptUnits) const;
   BlockOrder orderBlocks(ArrayRef<FunctionLayout> Layout,
                          const BlockProfile &Blocks,
                          const MappedBinary &Binary) const;
@@ -327,10 +328,12 @@ Placement ProfileRun::place(ArrayRef<FunctionLayout> Layout,
 
 /// Writes the per-unit profiles of \p Layout to R.UnitDir: a file whose
 /// text is unchanged is left alone (its time too), so that a build
-/// recompiles only the units whose layout changed; reports what changed
-/// (the first units by name).
+/// recompiles only the units whose layout changed, and so is the file of
+/// each of \p KeptUnits (keepUnitLayouts); reports what changed (the first
+/// units by name).
 void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
-                                   const MappedBinary &Binary) const {
+                                   const MappedBinary &Binary,
+                                   ArrayRef<std::string> KeptUnits) const {
   if (std::error_code EC = sys::fs::create_directories(R.UnitDir))
     fail(R.UnitDir, EC.message());
   UnitProfiles Units = unitProfiles(Layout, Binary, R.LayoutFor);
@@ -341,6 +344,8 @@ void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
            "in no unit's profile\n";
   std::vector<StringRef> Changed;
   for (const auto &[Unit, Text] : Units.Files) {
+    if (llvm::is_contained(KeptUnits, Unit))
+      continue;
     SmallString<256> Path(R.UnitDir);
     sys::path::append(Path, unitProfileName(Unit));
     auto Old = MemoryBuffer::getFile(Path, /*IsText=*/true);
@@ -358,6 +363,10 @@ void ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
   WithColor::note(errs(), R.ToolName)
       << "'" << R.UnitDir << "': " << Units.Files.size() << " unit profiles, "
       << Changed.size() << " changed";
+  if (R.UnitMinGain)
+    errs() << ", " << KeptUnits.size() << " kept (each gains at most "
+           << llvm::format("%g", *R.UnitMinGain * 100)
+           << "% of the layout's score)";
   for (size_t I = 0; I < std::min(Changed.size(), Named); ++I)
     errs() << (I ? ", " : ": ") << Changed[I];
   if (Changed.size() > Named)
@@ -804,6 +813,9 @@ int ProfileRun::run() {
       return 1;
     }
     warnUnattributed(Layout, Charged);
+    std::vector<std::string> KeptUnits;
+    if (!R.UnitDir.empty() && R.UnitMinGain)
+      KeptUnits = keepUnitLayouts(Layout, Charged, R.UnitDir, *R.UnitMinGain);
     std::optional<Placement> Placed;
     if (format() == OutputFormat::Placement) {
       Phases.start("place", "place the hot code against the libraries");
@@ -823,7 +835,7 @@ int ProfileRun::run() {
                          Placed ? StringRef(PlacementSymbol) : StringRef());
     }
     if (!R.UnitDir.empty())
-      writeUnitProfiles(Layout, Charged);
+      writeUnitProfiles(Layout, Charged, KeptUnits);
     leaveAllocated(Layout);
     leaveAllocated(Blocks);
     return KeepAll();

@@ -86,6 +86,10 @@ struct ProfileRequest {
   /// --format=clusters: also one profile per compile unit in this
   /// directory (empty: none).
   std::string UnitDir;
+  /// With UnitDir: a unit keeps its file while its new layout would gain
+  /// at most this fraction of the whole layout's score (keepUnitLayouts);
+  /// unset: any change rewrites the file.
+  std::optional<double> UnitMinGain;
   /// --format=block-order: what is ordered as one graph.
   BlockOrderScope BlockScope = BlockOrderScope::Functions;
   /// --format=placement: the binary built with the layout, whose hot code

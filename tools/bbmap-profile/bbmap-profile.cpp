@@ -215,6 +215,15 @@ cl::opt<std::string> UnitDir(
              "them recompiles only the units whose layout changed "
              "(docs/layout.md)"),
     cl::value_desc("dir"), cl::cat(ProfileCategory));
+cl::opt<double> UnitMinGain(
+    "unit-min-gain",
+    cl::desc("With --unit-dir: a unit keeps its file, and its functions "
+             "their clusters there, unless the new layout of the unit "
+             "raises the whole layout's ext-TSP score on the new counts by "
+             "more than F (a fraction of it, say 0.001), so that the "
+             "profile of another run recompiles only the units it improves "
+             "(default: any change rewrites)"),
+    cl::value_desc("F"), cl::cat(ProfileCategory));
 cl::opt<BlockOrderScope> BlockScope(
     "block-scope",
     cl::desc("With --format=block-order, what one order covers (default: "
@@ -375,6 +384,15 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     return 2;
   }
   Request.UnitDir = UnitDir;
+  if (UnitMinGain.getNumOccurrences()) {
+    if (UnitDir.empty() || !(UnitMinGain >= 0 && UnitMinGain <= 1)) {
+      WithColor::error(errs(), ToolName)
+          << "--unit-min-gain=" << format("%g", double(UnitMinGain))
+          << ": give a fraction from 0 to 1, with --unit-dir\n";
+      return 2;
+    }
+    Request.UnitMinGain = UnitMinGain;
+  }
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)

@@ -48,7 +48,9 @@ struct FunctionLayout {
   /// and then the cluster profile leaves the function out.
   std::string Module;
   /// The hot cluster: block IDs in layout order, the entry block first
-  /// (LayoutOptions::ColdFraction says which blocks).
+  /// (LayoutOptions::ColdFraction says which blocks). Empty for a function
+  /// that keeps its blocks in the binary's order, in one piece, and that
+  /// no cluster profile names (keepUnitLayouts).
   std::vector<uint32_t> HotBlocks;
   /// Some blocks are not in the cluster: clang puts them in a `.cold` part.
   bool HasColdBlocks = false;
@@ -140,6 +142,20 @@ UnitProfiles unitProfiles(llvm::ArrayRef<FunctionLayout> Layout,
 /// and `.clusters`.
 std::string unitProfileName(llvm::StringRef Unit);
 
+/// Keeps the layouts of an earlier run's unit profiles in \p Dir (files
+/// named unitProfileName) where the new \p Layout gains little: a unit's
+/// file is kept when its new clusters would raise the ext-TSP score of the
+/// whole of \p Layout, on \p Layout's counts, by at most \p MinGain (a
+/// fraction of that score) over the layout the file gave the unit's
+/// functions (its `c` line, of the function's blocks, the entry block
+/// first; a function it does not name compiled whole, in the binary's
+/// order). The functions of a kept unit take its file's clusters in \p
+/// Layout (or none), so that the whole profile and the unit files agree.
+/// Returns the kept units; a unit without a file, or whose file does not
+/// read, is not.
+std::vector<std::string> keepUnitLayouts(std::vector<FunctionLayout> &Layout,
+                                         const MappedBinary &Binary,
+                                         llvm::StringRef Dir, double MinGain);
 /// Every mapped function of \p Binary with all its blocks, the entry block
 /// first, in the binary's order (Module set for a function whose name
 /// others share): for writeBlockSections, no profile needed. On AArch64 a
