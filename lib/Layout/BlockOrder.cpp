@@ -175,6 +175,11 @@ BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
     PreviousAddress = Block->second.Address;
   }
   Order.SharedSections = Split.size();
+  for (const DecodedSection &Section : Binary.sections())
+    for (const FunctionMap &F : Section.Functions)
+      for (const BlockRange &R : F.Ranges)
+        Order.EmptySections += llvm::all_of(
+            R.Blocks, [](const BlockEntry &B) { return B.Size == 0; });
   for (uint32_t F = 0; F < Sections.size(); ++F)
     for (uint32_t R = 0; R < Sections[F].Symbols.size(); ++R)
       if (!HotSections.contains({F, R}))

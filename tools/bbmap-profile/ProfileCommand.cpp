@@ -387,6 +387,14 @@ BlockOrder ProfileRun::orderBlocks(ArrayRef<FunctionLayout> Layout,
            "their order (build with a section per block: "
            "-fbasic-block-sections=all, or on AArch64 the list of "
            "--format=block-sections)\n";
+  if (Order.EmptySections)
+    WithColor::warning(errs(), R.ToolName)
+        << "'" << Binary.path() << "': " << Order.EmptySections
+        << " sections are empty (blocks that only mark unreachable code): "
+           "lld 22 and older may keep an empty section's FDE in "
+           ".eh_frame_hdr in place of the code's placed after it, and an "
+           "exception through that code then terminates the program; build "
+           "with -mllvm -trap-unreachable -mllvm -no-trap-after-noreturn\n";
   if (Order.Unnamed)
     WithColor::warning(errs(), R.ToolName)
         << "'" << Binary.path() << "': " << Order.Unnamed

@@ -45,6 +45,11 @@ struct BlockOrder {
   unsigned SharedSections = 0;
   /// Sections without a symbol at their start, which no order can name.
   unsigned Unnamed = 0;
+  /// Sections of no bytes in the binary (blocks that only mark unreachable
+  /// code): lld 22 and older keep in .eh_frame_hdr only the first FDE of an
+  /// address, which may be such a section's empty one, and then nothing
+  /// unwinds through the code placed right after it.
+  unsigned EmptySections = 0;
 };
 
 /// The order of \p Binary's block sections for \p Layout (computeLayout of
