@@ -127,6 +127,9 @@ private:
   bool runStartFits(uint32_t First, uint64_t Begin);
   bool runEndFits(uint32_t Last, uint64_t End);
   bool followsCall(uint64_t Address);
+  bool isLandingPad(uint32_t Entry) const {
+    return Index.match(Entry).block().has(metadata::IsEHPad);
+  }
   const BlockCode &codeOf(uint32_t Entry) { return Code.get(Entry, Arena); }
   Position positionOf(uint32_t Entry, uint64_t Address);
   const Instruction *instructionAt(uint32_t Entry, uint64_t Address);
@@ -345,7 +348,10 @@ bool BlockCounter::sourceFits(const Trace &T, BranchSource Source,
 bool BlockCounter::targetFits(const Trace &T,
                               std::optional<BranchSource> Source, uint32_t Src,
                               uint32_t Dst) {
-  bool AtBlock = Index.blockStart(Dst) == T.To;
+  // The unwinder lands anywhere in a landing pad: with a section per
+  // block, clang starts the pads' section with a `nop`, and the landing is
+  // after it.
+  bool AtBlock = Index.blockStart(Dst) == T.To || isLandingPad(Dst);
   if (!Source)
     return AtBlock || followsCall(T.To);
   switch (*Source) {
@@ -362,9 +368,11 @@ bool BlockCounter::targetFits(const Trace &T,
   return I && I->end() == T.To;
 }
 
-/// A run starts at a block, or after a call (a return landed there).
+/// A run starts at a block, after a call (a return landed there) or in a
+/// landing pad (the unwinder did).
 bool BlockCounter::runStartFits(uint32_t First, uint64_t Begin) {
-  return Index.blockStart(First) == Begin || followsCall(Begin);
+  return Index.blockStart(First) == Begin || followsCall(Begin) ||
+         isLandingPad(First);
 }
 
 /// A run ends at the instruction the next taken branch leaves from.
