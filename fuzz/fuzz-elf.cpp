@@ -6,7 +6,8 @@
 // (relocations, decompression, symbol names, decoding, printing) to a null
 // stream, diagnostics included, once on the calling thread and three times
 // with each record printed by a task of its own; then the paths that
-// --verify, --function and --lookup use decode, verify and index it.
+// --verify, --function and --lookup use decode, verify and index it; and
+// --check-layout's reader of .eh_frame_hdr looks for FDEs it hides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "SectionStreamer.h"
 #include "TableStylePrinter.h"
 #include "bbmap/Object/AddressIndex.h"
+#include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Object/MapVerifier.h"
 #include "bbmap/Object/ObjectVisitor.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -95,5 +97,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       streamAll(Reader, Name, *Printer, *Out, Diag);
     checkWhole(Reader, Name);
   });
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Buffer);
+  if (!Obj)
+    consumeError(Obj.takeError());
+  else if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get()))
+    if (Expected<HiddenFrames> Hidden = hiddenFrames(*ELF); !Hidden)
+      consumeError(Hidden.takeError());
   return 0;
 }

@@ -153,7 +153,7 @@ FunctionCheck checkFunction(const ClusterFunction &Want,
 } // namespace
 
 unsigned LayoutCheckResult::differences() const {
-  unsigned N = !InOrder;
+  unsigned N = !InOrder + Unwind.FDEs;
   for (const FunctionCheck &F : Functions)
     N += !F.realized();
   return N;

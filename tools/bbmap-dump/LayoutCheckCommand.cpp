@@ -59,6 +59,13 @@ void printText(const LayoutCheckResult &R, raw_ostream &OS) {
        << *R.OrderedSymbols << " symbols)\n";
   if (R.AddedBlocks)
     OS << "blocks the compiler added: " << *R.AddedBlocks << "\n";
+  if (R.Unwind.FDEs)
+    OS << "unwind: " << R.Unwind.FDEs
+       << " FDEs out of reach of .eh_frame_hdr, the first at 0x"
+       << utohexstr(R.Unwind.First, /*LowerCase=*/true)
+       << " (an FDE of no range has their address: an exception through "
+          "that code terminates; an empty block section? see "
+          "docs/layout.md)\n";
   OS << "layout: ";
   if (unsigned N = R.differences())
     OS << N << " differences";
@@ -80,6 +87,7 @@ void printJSON(const LayoutCheckResult &R, bool Pretty, raw_ostream &OS) {
       });
     if (R.AddedBlocks)
       J.attribute("AddedBlocks", *R.AddedBlocks);
+    J.attribute("HiddenFDEs", R.Unwind.FDEs);
     J.attributeArray("Functions", [&] {
       for (const FunctionCheck &F : R.Functions)
         J.object([&] {
@@ -144,7 +152,13 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
                                toString(P.takeError()));
     Profiled = std::move(*P);
   }
-  return checkLayout(Profile, Order, **Rebuilt, Profiled.get());
+  LayoutCheckResult Result =
+      checkLayout(Profile, Order, **Rebuilt, Profiled.get());
+  Expected<HiddenFrames> Unwind = hiddenFrames((*Rebuilt)->object());
+  if (!Unwind)
+    return createStringError(RebuiltPath + ": " + toString(Unwind.takeError()));
+  Result.Unwind = *Unwind;
+  return Result;
 }
 
 } // namespace

@@ -5,7 +5,8 @@
 // as its first range (the function's own section) in the cluster's order,
 // each later cluster as a range of its own, the blocks of no cluster
 // outside those; and the listed symbols (functions, their `.cold` and
-// `.__part.N` sections: a block order) in the listed order. A layout the
+// `.__part.N` sections: a block order) in the listed order; and that the
+// unwinder reaches every FDE (hiddenFrames). A layout the
 // compiler did not realize (a stale ThinLTO cache, a profile for another
 // build, a rule clang has and the layout did not follow) shows as a
 // difference, never as silence.
@@ -16,6 +17,7 @@
 #define BBMAP_LAYOUT_LAYOUTCHECK_H
 
 #include "bbmap/Layout/ClusterProfile.h"
+#include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
@@ -61,6 +63,10 @@ struct LayoutCheckResult {
   /// adds a block for a conditional branch into another section); they
   /// take no part in the comparison.
   std::optional<unsigned> AddedBlocks;
+  /// FDEs of the rebuilt binary that its .eh_frame_hdr does not reach
+  /// (hiddenFrames): each is a difference, as exceptions through that code
+  /// terminate the program.
+  HiddenFrames Unwind;
 
   unsigned differences() const;
   uint64_t padding() const;

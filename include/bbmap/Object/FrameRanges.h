@@ -3,7 +3,13 @@
 // The functions of an ELF file as its .eh_frame describes them: one range
 // per FDE, with the LSDA it names. Stripped shared libraries keep them, so
 // they give function bounds where no symbol does (BOLT's function table,
-// the placement's view of the C library).
+// the placement's view of the C library). And the FDEs the search table
+// of .eh_frame_hdr cannot reach: the unwinder takes the last entry at or
+// below an address, which must cover it, and lld 22 and older keep one
+// entry per address, the first FDE's in .eh_frame, even one that covers
+// no bytes (an empty function or block section); an FDE of the same
+// address that covers code is then out of reach, and an exception through
+// that code terminates the program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +35,21 @@ struct FrameRange {
 /// BOLTed binary has the old body's and that of the jump BOLT patched over
 /// its entry); a malformed .eh_frame gives the FDEs before the damage.
 std::vector<FrameRange> frameRanges(const llvm::object::ELFObjectFileBase &Obj);
+
+/// FDEs that the search table of an .eh_frame_hdr does not reach.
+struct HiddenFrames {
+  /// FDEs that cover code and whose address the table gives to an FDE of
+  /// no range.
+  unsigned FDEs = 0;
+  /// The lowest such address.
+  uint64_t First = 0;
+};
+
+/// The FDEs of \p Obj that its .eh_frame_hdr hides (none without one, or
+/// with a table encoding other than the 4-byte data-relative one linkers
+/// write). An error names the malformed section and the offset.
+llvm::Expected<HiddenFrames>
+hiddenFrames(const llvm::object::ELFObjectFileBase &Obj);
 
 } // namespace bbmap
 
