@@ -35,9 +35,13 @@
 #          SUITE_CACHED_ONLY=1 it builds and profiles nothing and exits
 #          with status 3 when a build or profile is not up to date. Env
 #          SUITE_KINDS (trace perf).
+#   turnaround, incremental
+#          bench/turnaround-cppcheck.sh (see its header): relink-only
+#          against BOLT and the suite's recompile, the per-block build's
+#          cost; per-unit recompiles with bbmap-unit-launcher
 #
 # Usage: bench/large-cppcheck.sh [--reps N] [map] [loop] [bench] [speed]
-#          [suite]
+#          [suite] [turnaround] [incremental]
 #   --reps N  timed runs per program in bench, speed and suite (default 5,
 #             interleaved)
 #   parts     default: map loop bench speed, in that order
@@ -56,7 +60,7 @@ while [ $# -gt 0 ]; do
     -h|--help) usage; exit 0 ;;
     --reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"
             reps=$2; shift ;;
-    map|loop|bench|speed|suite) parts+=("$1") ;;
+    map|loop|bench|speed|suite|turnaround|incremental) parts+=("$1") ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
@@ -400,6 +404,12 @@ cg_run() {
   EXEC[$b]=$(exec_sections "$bin" | awk '{ s += $2 } END { print s }')
 }
 
+# cpu_s FILE: the children's user+sys seconds in FILE, the output of `times`.
+cpu_s() {
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"
+}
+
 # time_runs BUILD...: a warm-up round, then $reps rounds, each running every
 # BUILD on the measured workload once, starting one build further on than
 # the round before; WALL and CPU get the medians (CPU: the children's
@@ -407,8 +417,6 @@ cg_run() {
 time_runs() {
   local builds=("$@") nb=$# r k b t0 t1
   step "wall and CPU time: 1 + $reps rounds of $nb builds"
-  cpu_s() { awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
-    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"; }
   for b in "${builds[@]}"; do rm -f "$b.wall"; done
   for r in $(seq 0 "$reps"); do
     for k in $(seq 0 $((nb - 1))); do
@@ -652,7 +660,7 @@ speed_report() {
 
 # suite_part: bench/layout-suite.sh's cppcheck case (see the header).
 suite_part() {
-  local kinds=${SUITE_KINDS:-trace perf} np=${SUITE_PLACEMENTS:-8} s k tag
+  local kinds=${SUITE_KINDS:-trace perf} s k tag
   local baseline=${BBMAP_BASELINE_BUILD_DIR:-${BBMAP_BUILD_DIR:-$ROOT/build}}/llvm-22
   [ -f "$baseline/bbmap-profile" ] || die "no $baseline/bbmap-profile"
   cmp -s "$baseline/bbmap-profile" bin/bbmap-profile-before ||
@@ -710,21 +718,9 @@ suite_part() {
     fi
   done
   # The measurements, two at a time (each its own qemu run).
-  mkdir -p suite
-  local jobs=() b
-  for b in "${!SUITE_BIN[@]}"; do jobs+=("$b"); done
-  step "simulated I1 of ${#jobs[@]} builds, $np placements each (two at a time)"
-  local deltas
-  deltas=$(for ((k = 0; k < np; k++)); do echo $((k * 528 % 4096)); done | paste -sd:)
-  for b in "${jobs[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
-    suite_simulate "$b" "${SUITE_BIN[$b]}" "$deltas" &
-  done
-  wait
-  for b in "${jobs[@]}"; do
-    [ -s "suite/$b.ic" ] || die "no simulation of $b (see $out/suite/$b.out and .log)"
-    check_run "$b under qemu" "suite/$b.out"
-  done
+  local jobs=() sims=() b
+  for b in "${!SUITE_BIN[@]}"; do jobs+=("$b") sims+=("$b=${SUITE_BIN[$b]}"); done
+  simulate_all "${sims[@]}"
   if [ "${SUITE_FULL:-0}" = 1 ]; then
     mkdir -p cg
     step "cachegrind of ${#jobs[@]} builds (two at a time)"
@@ -740,16 +736,7 @@ suite_part() {
       grep -q '^summary:' "cg/suite-$b.cg" || die "cachegrind failed on $b (cg/suite-$b.log)"
       check_run "$b under cachegrind" "cg/suite-$b.out"
     done
-    # time_runs takes build directories: links to each binary's directory.
-    local dirs=()
-    for b in "${jobs[@]}"; do
-      mkdir -p "suite-time/$b/bin"
-      ln -sfn "$out/${SUITE_BIN[$b]}" "suite-time/$b/bin/$PROG"
-      ln -sfn "$out/plugin/bin/cfg" "suite-time/$b/bin/cfg"
-      dirs+=("suite-time/$b")
-    done
-    declare -gA WALL CPU
-    time_runs "${dirs[@]}"
+    time_binaries suite-time "${sims[@]}"
   fi
   : >suite.tsv
   for s in $kinds; do
@@ -810,6 +797,301 @@ print("%x-%x" % (b + min(a for a, _ in e.exec_ranges), b + max(z for _, z in e.e
   cp "suite/$tag.out" "suite/$key.out" && cp "suite/$key.ic" "suite/$tag.ic"
 }
 
+# The turnaround and incremental parts (bench/turnaround-cppcheck.sh,
+# issue #37): from a profile to an optimized testrunner, each route timed
+# in this run.
+
+# route TAG CMD...: runs CMD (functions of this script that die on failure)
+# in a subshell and appends its wall and CPU seconds (user+sys of every
+# process it ran) to ta/TAG.route.
+route() {
+  local tag=$1 t0 t1; shift
+  times >times.0; t0=$EPOCHREALTIME
+  ("$@") || die "route $tag failed"
+  t1=$EPOCHREALTIME; times >times.1
+  echo "$t0 $t1 $(cpu_s times.0) $(cpu_s times.1)" |
+    awk '{ printf "%.3f %.3f\n", $2 - $1, $4 - $3 }' >>"ta/$tag.route"
+}
+# route_col TAG K: the median of column K (1 wall, 2 CPU) of TAG's routes.
+route_col() { awk -v k="$2" '{ print $k }' "ta/$1.route" | median; }
+
+# relink_route SCOPE SRC: the block order from the per-block build's SRC
+# profile (--block-scope=SCOPE), then lld links the build's objects again.
+relink_route() {
+  run "ta.relink-$1-$2" "$PROFILE" "blocks/bin/$PROG" "$(source_args blocks "$2")" \
+    --format=block-order --block-scope="$1" -o "ta/relink-$1-$2.order" "${LAYOUT_ARGS[@]}"
+  relink blocks "bin/$PROG" "bin/$PROG.relink-$1-$2" \
+    "-Wl,--symbol-ordering-file=$out/ta/relink-$1-$2.order"
+}
+# bolt_route SRC: perf2bolt-22 and llvm-bolt-22, as the suite's BOLT build.
+bolt_route() {
+  p2b_args "$1"
+  P2B[${#P2B[@]}-1]=ta/bolt-$1.fdata
+  run "ta.bolt-$1.p2b" "${P2B[@]}"
+  run "ta.bolt-$1" llvm-bolt-22 "plugin/bin/$PROG" -o "ta/bolt-$1/bin/$PROG" \
+    --data "ta/bolt-$1.fdata" "${BOLT_OPTS[@]}"
+}
+
+# objects_bytes DIR: the bytes of DIR's objects that the plugin build has
+# too (the same units).
+objects_bytes() {
+  (cd "$1" && find . -name '*.o' | while read -r o; do
+    [ -f "$out/plugin/$o" ] && stat -c %s "$o"; done) | awk '{ s += $1 } END { print s }'
+}
+
+# simulate_all TAG=BINARY...: suite_simulate of each, $SUITE_PLACEMENTS
+# placements (two at a time); the measured workload's output checked.
+simulate_all() {
+  local deltas k j
+  deltas=$(for ((k = 0; k < ${SUITE_PLACEMENTS:-8}; k++)); do echo $((k * 528 % 4096)); done |
+    paste -sd:)
+  mkdir -p suite
+  step "simulated I1 of $# builds, ${SUITE_PLACEMENTS:-8} placements each (two at a time)"
+  for j in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+    suite_simulate "${j%%=*}" "${j#*=}" "$deltas" &
+  done
+  wait
+  for j in "$@"; do
+    [ -s "suite/${j%%=*}.ic" ] || die "no simulation of ${j%%=*} (see $out/suite/${j%%=*}.out)"
+    check_run "${j%%=*} under qemu" "suite/${j%%=*}.out"
+  done
+}
+# time_binaries DIR TAG=BINARY...: time_runs of each BINARY (WALL and CPU
+# keyed DIR/TAG): it takes build directories, so DIR/TAG/bin links to the
+# binary and to cppcheck's cfg/.
+time_binaries() {
+  local dir=$1 j dirs=()
+  shift
+  for j in "$@"; do
+    mkdir -p "$dir/${j%%=*}/bin"
+    ln -sfn "$out/${j#*=}" "$dir/${j%%=*}/bin/$PROG"
+    ln -sfn "$out/plugin/bin/cfg" "$dir/${j%%=*}/bin/cfg"
+    dirs+=("$dir/${j%%=*}")
+  done
+  declare -gA WALL CPU
+  time_runs "${dirs[@]}"
+}
+# i1 TAG: "as-built mean" simulated I1 misses of TAG (suite/TAG.ic).
+i1() {
+  awk '/^# misses/ { asb = $3 } /^# placement/ { n++; t += $4 }
+    END { printf "%.0f %.0f\n", asb, t / n }' "suite/$1.ic"
+}
+
+# turnaround_part: relink-only against recompile and BOLT, and what the
+# per-block build costs with no profile (see bench/turnaround-cppcheck.sh).
+turnaround_part() {
+  local s scope r
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  [ expected.out -nt "plugin/bin/$PROG" ] || workload "$out/plugin/bin/$PROG" expected.out
+  grep -q '^Tests failed: 0$' expected.out || die "the workload failed (expected.out)"
+  cc -O2 -shared -fPIC -o trace-plugin.so "$TOOLS/exact-trace/trace-plugin.c"
+  cc -O2 -shared -fPIC -I "$TOOLS/exact-trace" -o icache-plugin.so "$BENCH/tools/icache-plugin.c"
+  profile_sources plugin
+  # Once, before any profile: every block in its own section, with the map.
+  cppcheck_build blocks "$PROG" -- -fbasic-block-sections=all -falign-loops=1 \
+    -mllvm -trap-unreachable -mllvm -no-trap-after-noreturn "-fpass-plugin=$PLUGIN" -- \
+    -Wl,--optimize-bb-jumps
+  [ -d blocks/bin/cfg ] || cp -r plugin/bin/cfg blocks/bin/
+  profile_sources blocks
+  rm -rf ta/*.route ta/bolt-trace ta/bolt-perf && mkdir -p ta/bolt-trace/bin ta/bolt-perf/bin
+  cp -r plugin/bin/cfg ta/bolt-trace/bin/ && cp -r plugin/bin/cfg ta/bolt-perf/bin/
+  step "the routes, $reps times each"
+  for r in $(seq "$reps"); do
+    for s in trace perf; do
+      for scope in functions program; do
+        route "relink-$scope-$s" relink_route "$scope" "$s"
+      done
+      route "bolt-$s" bolt_route "$s"
+    done
+    route link-plain relink plugin "bin/$PROG" "bin/$PROG.relinked"
+    route link-blocks relink blocks "bin/$PROG" "bin/$PROG.relinked"
+  done
+  if grep -q 'sections are empty' "log/ta.relink-functions-perf"; then
+    echo "EMPTY SECTIONS: blocks/bin/$PROG (log/ta.relink-functions-perf)"; status=1
+  fi
+  for s in trace perf; do
+    for scope in functions program; do
+      if "$DUMP" --check-order="ta/relink-$scope-$s.order" "blocks/bin/$PROG.relink-$scope-$s" \
+        >"ta/relink-$scope-$s.check"; then
+        echo "  relink-$scope-$s: $(tail -n 1 "ta/relink-$scope-$s.check")"
+      else
+        echo "ORDER NOT AS ASKED: relink-$scope-$s ($out/ta/relink-$scope-$s.check)"; status=1
+      fi
+    done
+    cmp -s "ta/bolt-$s/bin/$PROG" "bolt-$s/bin/$PROG" ||
+      echo "  note: ta/bolt-$s differs from the suite's bolt-$s"
+  done
+  local sims=("plain=plugin/bin/$PROG" "blocks=blocks/bin/$PROG") b
+  for s in trace perf; do
+    for scope in functions program; do
+      sims+=("relink-$scope-$s=blocks/bin/$PROG.relink-$scope-$s")
+    done
+    sims+=("recompiled-$s=suite-bbmap-$s/bin/$PROG" "bolt-$s=ta/bolt-$s/bin/$PROG")
+  done
+  for b in "${sims[@]}"; do
+    [ -f "${b#*=}" ] || die "no $out/${b#*=} (run: bench/large-cppcheck.sh suite)"
+  done
+  simulate_all "${sims[@]}"
+  time_binaries ta-time "${sims[@]}"
+  turnaround_report | tee ta/report.md
+}
+
+# turnaround_report: the tables of the turnaround part (markdown).
+turnaround_report() {
+  local s scope tag t n
+  echo "### From a profile to an optimized $PROG (medians of $reps; I1: simulated, 32 KiB 8-way, as built / mean over ${SUITE_PLACEMENTS:-8} placements)"
+  echo
+  echo "| route | profile | wall s | CPU s | I1 as built | I1 mean | mean / recompiled | mean / BOLT | workload CPU s |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  for s in trace perf; do
+    local rec bolt
+    read -r _ rec < <(i1 "recompiled-$s")
+    read -r _ bolt < <(i1 "bolt-$s")
+    for tag in relink-functions relink-program bolt recompiled; do
+      local asb mean wall cpu
+      read -r asb mean < <(i1 "$tag-$s")
+      if [ "$tag" = recompiled ]; then
+        read -r wall t n _ <"suite-bbmap-$s/build.time"
+        cpu=$(awk -v a="$t" -v b="$n" 'BEGIN { print a + b }')
+        wall="$wall *" cpu="$cpu *"
+      else
+        wall=$(route_col "$tag-$s" 1) cpu=$(route_col "$tag-$s" 2)
+      fi
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$tag" "$s" "$wall" "$cpu" \
+        "$asb" "$mean" "$(ratio "$mean" "$rec")" "$(ratio "$mean" "$bolt")" \
+        "${CPU[ta-time/$tag-$s]}"
+    done
+  done
+  echo
+  echo "\\* the suite's build (bench/large-cppcheck.sh suite), timed when it was built: ninja -j2, the layout's units compiled again."
+  echo
+  echo "### The per-block build with no profile, against plain -O2 (the plugin build)"
+  echo
+  local pa pm ba bm
+  read -r pa pm < <(i1 plain)
+  read -r ba bm < <(i1 blocks)
+  local pt bt po bo
+  pt=$(llvm-size-22 -A "plugin/bin/$PROG" | awk '$1 == ".text" { print $2 }')
+  bt=$(llvm-size-22 -A "blocks/bin/$PROG" | awk '$1 == ".text" { print $2 }')
+  po=$(objects_bytes plugin) bo=$(objects_bytes blocks)
+  echo "| | plain | per-block | ratio |"
+  echo "|---|---:|---:|---:|"
+  printf '| %s | %s | %s | %s |\n' ".text bytes" "$pt" "$bt" "$(ratio "$bt" "$pt")" \
+    "objects bytes" "$po" "$bo" "$(ratio "$bo" "$po")" \
+    "link wall s" "$(route_col link-plain 1)" "$(route_col link-blocks 1)" \
+    "$(ratio "$(route_col link-blocks 1)" "$(route_col link-plain 1)")" \
+    "link CPU s" "$(route_col link-plain 2)" "$(route_col link-blocks 2)" \
+    "$(ratio "$(route_col link-blocks 2)" "$(route_col link-plain 2)")" \
+    "workload CPU s" "${CPU[ta-time/plain]}" "${CPU[ta-time/blocks]}" \
+    "$(ratio "${CPU[ta-time/blocks]}" "${CPU[ta-time/plain]}")" \
+    "I1 misses as built" "$pa" "$ba" "$(ratio "$ba" "$pa")" \
+    "I1 misses, mean" "$pm" "$bm" "$(ratio "$bm" "$pm")"
+}
+
+# incremental_part: per-unit cluster profiles and bbmap-unit-launcher (see
+# bench/turnaround-cppcheck.sh).
+incremental_part() {
+  cppcheck_build plugin "cppcheck testrunner" -- "-fpass-plugin=$PLUGIN"
+  [ expected.out -nt "plugin/bin/$PROG" ] || workload "$out/plugin/bin/$PROG" expected.out
+  cc -O2 -shared -fPIC -o trace-plugin.so "$TOOLS/exact-trace/trace-plugin.c"
+  cc -O2 -shared -fPIC -I "$TOOLS/exact-trace" -o icache-plugin.so "$BENCH/tools/icache-plugin.c"
+  profile_sources plugin
+  local bin=$out/plugin/bin/$PROG i
+  if [ ! plugin.perf2.data -nt "$bin" ]; then
+    step "perf record plugin again (the profile of another run)"
+    run plugin.perf2-record perf record -e cpu-clock -F "$PERF_FREQ" -o plugin.perf2.data -- \
+      bash -c "for i in \$(seq $PERF_RUNS); do cd '$CPPCHECK' && '$bin' ${WL[*]} ${WL_MEASURED[*]} >'$out/plugin.perf2.'\$i.out 2>&1; done"
+    for i in $(seq "$PERF_RUNS"); do check_run "plugin under perf" "plugin.perf2.$i.out"; done
+  fi
+  read -ra UNIT_ARGS <<<"${BBMAP_UNIT_ARGS:-}"
+  rm -rf units units.d && mkdir -p ta
+  step "unit profiles of the first run (plugin.perf2.data)"
+  run units.a.profile "$PROFILE" "plugin/bin/$PROG" --perfdata=plugin.perf2.data \
+    --format=clusters --layout-for=22 -o units.a.clusters --symbol-order=units.order \
+    --unit-dir=units.d "${LAYOUT_ARGS[@]}" "${UNIT_ARGS[@]}"
+  # The generated sources compile in units/, and have their profiled
+  # build's unit names through the prefix map, which the launcher applies.
+  cppcheck_build units "$PROG" \
+    "-DCMAKE_CXX_COMPILER_LAUNCHER=$ROOT/scripts/bbmap-unit-launcher;--unit-dir=$out/units.d" -- \
+    -falign-loops=1 "-fpass-plugin=$PLUGIN" "-fdebug-prefix-map=$out/units=$out/plugin" -- \
+    "-Wl,--symbol-ordering-file=$out/units.order"
+  [ -d units/bin/cfg ] || cp -r plugin/bin/cfg units/bin/
+  layout_check units.a units.a.clusters units.order "units/bin/$PROG"
+  unit_gain_estimates | tee ta/unit-gains.md
+  step "unit profiles of the second run (plugin.perf.data)"
+  run units.b.profile "$PROFILE" "plugin/bin/$PROG" --perfdata=plugin.perf.data \
+    --format=clusters --layout-for=22 -o units.b.clusters --symbol-order=units.order \
+    --unit-dir=units.d "${LAYOUT_ARGS[@]}" "${UNIT_ARGS[@]}"
+  grep 'unit profiles' log/units.b.profile | sed 's/^/  /' | cut -c1-200
+  # CMake's link does not depend on the symbol order file: relink.
+  rm -f "units/bin/$PROG"
+  local recompiled
+  recompiled=$(ninja -C units -n "$PROG" | grep -c 'Building CXX object' || true)
+  step "incremental rebuild: $recompiled objects"
+  run units.incremental /usr/bin/time -f '%e %U %S %M' -o ta/units.incremental.time \
+    ninja -C units -j2 "$PROG"
+  cp "units/bin/$PROG" ta/units.incremental
+  layout_check units.b units.b.clusters units.order "units/bin/$PROG"
+  step "full rebuild with the same unit profiles"
+  ninja -C units -t clean >/dev/null
+  run units.full /usr/bin/time -f '%e %U %S %M' -o ta/units.full.time ninja -C units -j2 "$PROG"
+  if cmp -s ta/units.incremental "units/bin/$PROG"; then
+    echo "  the incremental binary = the full rebuild's, byte for byte"
+  else
+    echo "BINARIES DIFFER: ta/units.incremental and units/bin/$PROG"; status=1
+  fi
+  simulate_all "units-b=units/bin/$PROG" "recompiled-perf=suite-bbmap-perf/bin/$PROG"
+  incremental_report "$recompiled" | tee ta/incremental.md
+}
+
+# unit_gain_estimates: for several --unit-min-gain values, the units the
+# second run's profile changes after the first's, and their share of the
+# compile time of the full build with the first (units/.ninja_log, objects
+# matched to units by file name): what an incremental rebuild would cost.
+unit_gain_estimates() {
+  local g
+  echo "| --unit-min-gain | units changed | their share of the compile time |"
+  echo "|---:|---:|---:|"
+  for g in none 0 0.0005 0.001 0.002 0.005 0.01; do
+    rm -rf units.try && cp -r units.d units.try && touch -d 2001-01-01 units.try/*
+    local args=()
+    [ "$g" = none ] || args=("--unit-min-gain=$g")
+    run "units.try.$g" "$PROFILE" "plugin/bin/$PROG" --perfdata=plugin.perf.data \
+      --format=clusters --layout-for=22 -o units.try.clusters --unit-dir=units.try \
+      "${LAYOUT_ARGS[@]}" "${args[@]}"
+    find units.try -newermt 2002-01-01 -type f | sed 's|.*%||; s|\.clusters$||' >units.try.changed
+    awk -F '\t' -v g="$g" 'NR == FNR { changed[$1] = 1; n++; next }
+      /^#/ || $4 !~ /\.o$/ { next }
+      { d = $2 - $1; total += d; f = $4; sub(/.*\//, "", f); sub(/\.o$/, "", f)
+        if (f in changed) part += d }
+      END { printf "| %s | %d | %.1f%% |\n", g, n, 100 * part / total }' \
+      units.try.changed units/.ninja_log
+  done
+  rm -rf units.try units.try.clusters units.try.changed
+}
+
+# incremental_report OBJECTS: the table of the incremental part.
+incremental_report() {
+  local iw iu is fw fu fs ua fa ub fb
+  read -r iw iu is _ <ta/units.incremental.time
+  read -r fw fu fs _ <ta/units.full.time
+  read -r ua _ < <(i1 units-b)
+  read -r _ ub < <(i1 units-b)
+  read -r fa fb < <(i1 recompiled-perf)
+  echo "### Incremental recompile after the profile of another run (options: ${BBMAP_UNIT_ARGS:-none})"
+  echo
+  echo "$(grep -o '[0-9]* unit profiles, [0-9]* changed' log/units.b.profile); $1 objects recompiled"
+  echo
+  echo "| rebuild | wall s | CPU s |"
+  echo "|---|---:|---:|"
+  echo "| incremental | $iw | $(awk -v a="$iu" -v b="$is" 'BEGIN { print a + b }') |"
+  echo "| full | $fw | $(awk -v a="$fu" -v b="$fs" 'BEGIN { print a + b }') |"
+  echo "| incremental / full | $(ratio "$iw" "$fw") | $(ratio "$(awk -v a="$iu" -v b="$is" 'BEGIN { print a + b }')" "$(awk -v a="$fu" -v b="$fs" 'BEGIN { print a + b }')") |"
+  echo
+  echo "I1 misses (as built / mean): incremental $ua / $ub; the suite's full recompile of the same profile $fa / $fb ($(ratio "$ub" "$fb") on the mean)"
+}
+
 status=0
 for part in "${parts[@]}"; do
   case "$part" in
@@ -818,6 +1100,8 @@ for part in "${parts[@]}"; do
     bench) bench_part ;;
     speed) speed_part ;;
     suite) suite_part ;;
+    turnaround) turnaround_part ;;
+    incremental) incremental_part ;;
   esac
 done
 [ "$status" -eq 0 ] || { echo "large-cppcheck: FAIL"; exit 1; }

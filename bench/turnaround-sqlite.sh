@@ -232,7 +232,7 @@ bolt_wall=$(col BOLT 1)
       "$(echo "$(col "$r" 1) $bolt_wall" | awk '{ print $1 / $2 }')" "${asb:--}" "${mean:--}"
   done
   echo
-  echo "The per-block build with no profile (-fbasic-block-sections=all -falign-loops=1, the plugin's map; lld --optimize-bb-jumps) against plain -O2:"
+  echo "The per-block build with no profile (-fbasic-block-sections=all -falign-loops=1 -mllvm -trap-unreachable -mllvm -no-trap-after-noreturn, the plugin's map; lld --optimize-bb-jumps) against plain -O2:"
   echo
   echo "| build | .text bytes | object bytes | link wall s | speedtest1 --size 100 CPU s |"
   echo "|---|---:|---:|---:|---:|"
