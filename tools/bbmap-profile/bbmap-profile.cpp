@@ -220,7 +220,7 @@ cl::opt<double> UnitMinGain(
     cl::desc("With --unit-dir: a unit keeps its file, and its functions "
              "their clusters there, unless the new layout of the unit "
              "raises the whole layout's ext-TSP score on the new counts by "
-             "more than F (a fraction of it, say 0.001), so that the "
+             "more than F (a fraction of it, say 0.005), so that the "
              "profile of another run recompiles only the units it improves "
              "(default: any change rewrites)"),
     cl::value_desc("F"), cl::cat(ProfileCategory));
