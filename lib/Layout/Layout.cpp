@@ -491,21 +491,17 @@ struct EarlierLayout {
   /// Per function, its hot blocks there; empty when the profile does not
   /// name it (it was compiled whole).
   std::vector<std::vector<uint32_t>> HotBlocks;
-  /// Per function, its number of blocks.
-  std::vector<size_t> Blocks;
-  /// The ext-TSP scores of the earlier and the new layouts, on the new
-  /// counts.
+  /// The ext-TSP score of that layout on the new counts.
   double Score = 0;
-  double NewScore = 0;
 };
 
 /// The layout the unit profile \p Text gives the functions \p Members of
-/// \p Layout; none when it does not read, or gives one of them a layout
-/// not of its blocks.
+/// \p Layout (whose blocks are \p Maps); none when it does not read, or
+/// gives one of them a layout not of its blocks.
 std::optional<EarlierLayout> earlierLayout(StringRef Text,
                                            ArrayRef<size_t> Members,
                                            ArrayRef<FunctionLayout> Layout,
-                                           const MappedBinary &Binary) {
+                                           ArrayRef<MapBlocks> Maps) {
   Expected<ClusterProfile> Profile = readClusterProfile(Text);
   if (!Profile) {
     consumeError(Profile.takeError());
@@ -518,7 +514,7 @@ std::optional<EarlierLayout> earlierLayout(StringRef Text,
   EarlierLayout Earlier;
   for (size_t I : Members) {
     const FunctionLayout &F = Layout[I];
-    MapBlocks Map = mapBlocks(Binary, F.Address);
+    const MapBlocks &Map = Maps[I];
     std::vector<uint32_t> Hot;
     if (auto It = ByName.find(F.Name); It != ByName.end()) {
       Hot = earlierHotBlocks(*It->second, Map.Sizes, F.HotBlocks.front());
@@ -527,9 +523,7 @@ std::optional<EarlierLayout> earlierLayout(StringRef Text,
     }
     Earlier.Score +=
         extTspScore(Hot.empty() ? Map.Order : Hot, Map.Sizes, F.Flow);
-    Earlier.NewScore += extTspScore(F.HotBlocks, Map.Sizes, F.Flow);
     Earlier.HotBlocks.push_back(std::move(Hot));
-    Earlier.Blocks.push_back(Map.Order.size());
   }
   return Earlier;
 }
@@ -543,11 +537,15 @@ std::vector<std::string> keepUnitLayouts(std::vector<FunctionLayout> &Layout,
   std::map<std::string, std::vector<size_t>> Members;
   for (std::string &Unit : Units.all())
     Members[std::move(Unit)];
+  // Each function's blocks and the score of its new layout, once.
+  std::vector<MapBlocks> Maps;
+  std::vector<double> NewScores;
   double Total = 0;
   for (size_t I = 0; I < Layout.size(); ++I) {
     const FunctionLayout &F = Layout[I];
-    Total +=
-        extTspScore(F.HotBlocks, mapBlocks(Binary, F.Address).Sizes, F.Flow);
+    Maps.push_back(mapBlocks(Binary, F.Address));
+    NewScores.push_back(extTspScore(F.HotBlocks, Maps.back().Sizes, F.Flow));
+    Total += NewScores.back();
     if (std::string Unit = unitOf(F, Units); !Unit.empty())
       Members[Unit].push_back(I);
   }
@@ -559,14 +557,17 @@ std::vector<std::string> keepUnitLayouts(std::vector<FunctionLayout> &Layout,
     if (!Text)
       continue;
     std::optional<EarlierLayout> Earlier =
-        earlierLayout((*Text)->getBuffer(), Functions, Layout, Binary);
-    if (!Earlier || Earlier->NewScore - Earlier->Score > MinGain * Total)
+        earlierLayout((*Text)->getBuffer(), Functions, Layout, Maps);
+    double NewScore = 0;
+    for (size_t I : Functions)
+      NewScore += NewScores[I];
+    if (!Earlier || NewScore - Earlier->Score > MinGain * Total)
       continue;
     for (size_t K = 0; K < Functions.size(); ++K) {
       FunctionLayout &F = Layout[Functions[K]];
       F.HotBlocks = std::move(Earlier->HotBlocks[K]);
-      F.HasColdBlocks =
-          !F.HotBlocks.empty() && F.HotBlocks.size() < Earlier->Blocks[K];
+      F.HasColdBlocks = !F.HotBlocks.empty() &&
+                        F.HotBlocks.size() < Maps[Functions[K]].Order.size();
     }
     Kept.push_back(Unit);
   }

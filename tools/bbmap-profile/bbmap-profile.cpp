@@ -322,6 +322,19 @@ std::vector<ProfileSource> selectSources() {
   return Given;
 }
 
+/// True when \p Opt was not given, or is a fraction from 0 to 1 where it
+/// is \p Allowed; else an error that names it (\p Needs: what it goes
+/// with).
+bool isFractionOption(const cl::opt<double> &Opt, bool Allowed = true,
+                      StringRef Needs = "") {
+  if (!Opt.getNumOccurrences() || (Allowed && Opt >= 0 && Opt <= 1))
+    return true;
+  WithColor::error(errs(), ToolName)
+      << "--" << Opt.ArgStr << "=" << format("%g", double(Opt))
+      << ": give a fraction from 0 to 1" << Needs << "\n";
+  return false;
+}
+
 /// bbmap-profile's own command line.
 int runBBMapProfileMode(ArrayRef<const char *> Args) {
   // libLLVM registers an undocumented --threads of its own, which nothing
@@ -367,15 +380,10 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.StaleHashes = StaleHashes;
   Request.Sources = selectSources();
   Request.Outputs.push_back({Format, OutputPath});
-  if (ColdFraction.getNumOccurrences()) {
-    if (!(ColdFraction >= 0 && ColdFraction <= 1)) {
-      WithColor::error(errs(), ToolName)
-          << "--cold-fraction=" << format("%g", double(ColdFraction))
-          << ": give a fraction from 0 to 1\n";
-      return 2;
-    }
+  if (!isFractionOption(ColdFraction))
+    return 2;
+  if (ColdFraction.getNumOccurrences())
     Request.ColdFraction = ColdFraction;
-  }
   Request.Order = Order;
   Request.BlockScope = BlockScope;
   if (!UnitDir.empty() && Format != OutputFormat::Clusters) {
@@ -384,15 +392,10 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     return 2;
   }
   Request.UnitDir = UnitDir;
-  if (UnitMinGain.getNumOccurrences()) {
-    if (UnitDir.empty() || !(UnitMinGain >= 0 && UnitMinGain <= 1)) {
-      WithColor::error(errs(), ToolName)
-          << "--unit-min-gain=" << format("%g", double(UnitMinGain))
-          << ": give a fraction from 0 to 1, with --unit-dir\n";
-      return 2;
-    }
+  if (!isFractionOption(UnitMinGain, !UnitDir.empty(), ", with --unit-dir"))
+    return 2;
+  if (UnitMinGain.getNumOccurrences())
     Request.UnitMinGain = UnitMinGain;
-  }
   if (!SymbolOrderPath.empty()) {
     if (Format != OutputFormat::Clusters && Format != OutputFormat::Placement) {
       WithColor::error(errs(), ToolName)
