@@ -166,15 +166,19 @@ uint64_t LayoutCheckResult::padding() const {
   return Sum;
 }
 
-LayoutCheckResult checkLayout(const ClusterProfile &Profile,
-                              ArrayRef<std::string> SymbolOrder,
-                              const MappedBinary &Rebuilt,
-                              const MappedBinary *Profiled) {
+Expected<LayoutCheckResult> checkLayout(const ClusterProfile &Profile,
+                                        ArrayRef<std::string> SymbolOrder,
+                                        const MappedBinary &Rebuilt,
+                                        const MappedBinary *Profiled) {
+  Expected<HiddenFrames> Unwind = hiddenFrames(Rebuilt.object());
+  if (!Unwind)
+    return Unwind.takeError();
   FunctionsByName RebuiltFunctions = functionsByName(Rebuilt);
   std::optional<FunctionsByName> ProfiledFunctions;
   if (Profiled)
     ProfiledFunctions = functionsByName(*Profiled);
   LayoutCheckResult Result;
+  Result.Unwind = *Unwind;
   SmallPtrSet<const FunctionMap *, 16> Used;
   unsigned Added = 0;
   for (const ClusterFunction &F : Profile.Functions)

@@ -152,12 +152,10 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
                                toString(P.takeError()));
     Profiled = std::move(*P);
   }
-  LayoutCheckResult Result =
+  Expected<LayoutCheckResult> Result =
       checkLayout(Profile, Order, **Rebuilt, Profiled.get());
-  Expected<HiddenFrames> Unwind = hiddenFrames((*Rebuilt)->object());
-  if (!Unwind)
-    return createStringError(RebuiltPath + ": " + toString(Unwind.takeError()));
-  Result.Unwind = *Unwind;
+  if (!Result)
+    return createStringError(RebuiltPath + ": " + toString(Result.takeError()));
   return Result;
 }
 

@@ -77,10 +77,10 @@ struct LayoutCheckResult {
 /// taken on (see LayoutCheckResult::AddedBlocks). Local functions of one
 /// name are told apart by their blocks: each `f` line takes the function
 /// of its names whose first range it matches, else the first one left.
-LayoutCheckResult checkLayout(const ClusterProfile &Profile,
-                              llvm::ArrayRef<std::string> SymbolOrder,
-                              const MappedBinary &Rebuilt,
-                              const MappedBinary *Profiled = nullptr);
+/// Fails when the rebuilt binary's .eh_frame_hdr is malformed.
+llvm::Expected<LayoutCheckResult> checkLayout(
+    const ClusterProfile &Profile, llvm::ArrayRef<std::string> SymbolOrder,
+    const MappedBinary &Rebuilt, const MappedBinary *Profiled = nullptr);
 
 } // namespace bbmap
 
