@@ -183,7 +183,9 @@ char *putBranch(char *P, const uint8_t *Entry, EntryStyle Style) {
   else
     P = OutputBuffer::putDecimal(P, F.Cycles);
   *P++ = '/';
-  P = OutputBuffer::put(P, typeName(F));
+  // Most entries have no type: no copy of nothing.
+  if (StringRef Type = typeName(F); !Type.empty())
+    P = OutputBuffer::put(P, Type);
   *P++ = ' ';
   return P;
 }
