@@ -22,7 +22,6 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/StringSaver.h"
 #include <cinttypes>
 #include <cstring>
 #include <memory>
@@ -83,6 +82,22 @@ struct ScriptBatch {
   /// The bytes of the records delivered into the batch.
   size_t RecordBytes = 0;
 };
+
+/// A copy of \p Size bytes at \p Bytes in \p Alloc. (Not StringSaver: its
+/// save() is LLVMSupport's, uninstrumented in the fuzz build, and takes
+/// memory of slabs the instrumented allocator here poisoned.)
+const uint8_t *copyInto(BumpPtrAllocator &Alloc, const void *Bytes,
+                        size_t Size) {
+  void *Copy = Alloc.Allocate(Size, Align(8));
+  std::memcpy(Copy, Bytes, Size);
+  return static_cast<const uint8_t *>(Copy);
+}
+
+StringRef copyInto(BumpPtrAllocator &Alloc, StringRef Text) {
+  return StringRef(
+      reinterpret_cast<const char *>(copyInto(Alloc, Text.data(), Text.size())),
+      Text.size());
+}
 
 /// How a file's branch entries read.
 struct EntryStyle {
@@ -250,12 +265,6 @@ private:
                   raw_ostream &OS) const;
   const std::string &nameOf(const Event &E);
   StringRef headOf(const Event &E);
-  /// A copy of \p Size bytes at \p Bytes that lives as long as the batch.
-  const uint8_t *holdCopy(const uint8_t *Bytes, size_t Size) {
-    void *Copy = Current.Held.Allocate(Size, Align(8));
-    std::memcpy(Copy, Bytes, Size);
-    return static_cast<const uint8_t *>(Copy);
-  }
   void submit();
   /// The smallest file offset a batch being filled or formatted points
   /// into.
@@ -299,7 +308,7 @@ StringRef ScriptPrinter::headOf(const Event &E) {
   if (New) {
     std::string Head;
     raw_string_ostream(Head) << right_justify(nameOf(E), NameWidth) << ": ";
-    It->second = StringSaver(HeadText).save(Head);
+    It->second = copyInto(HeadText, Head);
   }
   return It->second;
 }
@@ -316,7 +325,8 @@ Error ScriptPrinter::addSample(const Record &R, const Event *E) {
   const uint8_t *Entries = S.Branches;
   if (Opts.BranchStack && S.BranchCount) {
     if (R.Compressed)
-      Entries = holdCopy(S.Branches, BranchEntrySize * S.BranchCount);
+      Entries =
+          copyInto(Current.Held, S.Branches, BranchEntrySize * S.BranchCount);
     else
       Current.Oldest = std::min(Current.Oldest, R.Offset);
   }
@@ -419,7 +429,7 @@ Error ScriptPrinter::addRecord(const Record &R, const Event *E) {
     return Err;
   if (!Line.empty()) {
     ScriptLine L;
-    L.Head = StringSaver(Current.Held).save(Line.str());
+    L.Head = copyInto(Current.Held, Line.str());
     Current.Lines.push_back(L);
   }
   return Error::success();
