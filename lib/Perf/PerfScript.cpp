@@ -46,7 +46,8 @@ constexpr StringRef BranchNewTypeNames[] = {
 constexpr unsigned BranchTypeExtendABI = 15;
 /// The bytes of a branch stack entry as perf script reads them.
 constexpr size_t BranchEntrySize = 24;
-/// The longest text of one entry: " 0x%lx/0x%lx/P/X/A/%u/TYPE ".
+/// Room for the text of one entry, " 0x%lx/0x%lx/P/X/A/%u/TYPE ": at most
+/// 62 bytes, and the flags' copy writes one byte more than it keeps.
 constexpr size_t MaxBranchText = 64;
 
 /// One line of perf script text, decoded in delivery order.
