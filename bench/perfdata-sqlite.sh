@@ -26,10 +26,10 @@
 #                 core, and 1 thread)
 #   read          the file read into memory, 1 MiB per read() (the ceiling)
 # Medians of wall, CPU (user+sys) and peak RSS (GNU time), MB/s of input,
-# the ratios to bbmap-profile's wall, CPU and RSS, and perf script's wall
-# and CPU over bbmap-dump's. Then, for lbr.data, where bbmap-dump's CPU
-# time goes by phase (read, order, decode, format, write), from a cpu-clock
-# profile of one run on every core (bench/tools/perf-phases.py).
+# the ratios to bbmap-profile's wall, CPU and RSS. Then, for lbr.data,
+# perf script's wall and CPU over bbmap-dump's, and where bbmap-dump's CPU
+# time goes by phase (read, order, decode, format, write), from a
+# cpu-clock profile of one run on every core (bench/tools/perf-phases.py).
 #
 # Usage: bench/perfdata-sqlite.sh        (env RUNS=N, SIZE=BYTES)
 # Outputs go to bench/out/perfdata-sqlite/. Exits non-zero if an output
@@ -150,12 +150,13 @@ for input in lbr ip; do
   rw=$(col "$input.read" 1)
   printf '| read (ceiling) | %.3f | | | %.1f | %.2f | | |\n' "$rw" \
     "$(echo "$mb / $rw" | bc -l)" "$(echo "$rw / $bw" | bc -l)"
-  for i in 4 5; do
-    printf 'perf script / %s: wall %.2f, CPU %.2f\n' "${names[$i]}" \
-      "$(echo "$(at_least "$(col "$input.1" 1)") / $(at_least "$(col "$input.$i" 1)")" | bc -l)" \
-      "$(echo "$(at_least "$(col "$input.1" 2)") / $(at_least "$(col "$input.$i" 2)")" | bc -l)"
-  done
+  # ip.data's times are at GNU time's resolution: no ratios, no profile.
   if [ $input = lbr ]; then
+    for i in 4 5; do
+      printf 'perf script / %s: wall %.2f, CPU %.2f\n' "${names[$i]}" \
+        "$(echo "$(col "$input.1" 1) / $(col "$input.$i" 1)" | bc -l)" \
+        "$(echo "$(col "$input.1" 2) / $(col "$input.$i" 2)" | bc -l)"
+    done
     echo "bbmap-dump --perf-data ${dump[*]}: CPU seconds by phase (cpu-clock profile)"
     perf record -q -e cpu-clock -F 1999 -o phases.data -- \
       "$DUMP" --perf-data "${dump[@]}" $f >/dev/null 2>phases.log ||
