@@ -27,6 +27,8 @@ void visitObject(const ObjectFile &Obj, StringRef Name, Diagnostics &Diag,
     Diag.error(Name, toString(Reader.takeError()));
     return;
   }
+  for (const std::string &Warning : (*Reader)->warnings())
+    Diag.warning(Name, Warning);
   OnObject(**Reader, Name);
 }
 

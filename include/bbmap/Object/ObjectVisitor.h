@@ -43,6 +43,7 @@ using ObjectHandler =
     llvm::function_ref<void(const ELFMapReader &Reader, llvm::StringRef Name)>;
 
 /// Opens the ELF object or archive at \p Path ("-" is standard input).
+/// Each object's ELFMapReader warnings are reported before its callback.
 void forEachObject(llvm::StringRef Path, Diagnostics &Diag,
                    ObjectHandler OnObject);
 
