@@ -110,12 +110,14 @@ TEST(ByteReaderTest, ULEBAboveLimit) {
   EXPECT_EQ(F.Offset, 1u);
   EXPECT_EQ(F.Reason, "block offset 0x100000000 exceeds UINT32_MAX");
 
-  // A limit of 100, a value of two bytes.
-  std::vector<uint8_t> Two = {0xe5, 0x00};
-  ByteReader Small(Two, true);
-  F = failureOf(Small.uleb("hot index", 100));
-  EXPECT_EQ(F.Offset, 0u);
-  EXPECT_EQ(F.Reason, "hot index 0x65 exceeds 0x64");
+  // A limit of 100: a value of one byte (the inline path) and of two.
+  for (std::vector<uint8_t> Bytes :
+       {std::vector<uint8_t>{0x65}, std::vector<uint8_t>{0xe5, 0x00}}) {
+    ByteReader Small(Bytes, true);
+    F = failureOf(Small.uleb("hot index", 100));
+    EXPECT_EQ(F.Offset, 0u) << Bytes.size();
+    EXPECT_EQ(F.Reason, "hot index 0x65 exceeds 0x64") << Bytes.size();
+  }
   // 10 bytes (the out-of-line path), 2^63 + 2^56, above a limit of 2^63.
   std::vector<uint8_t> Big(10, 0x80);
   Big.back() = 0x01;
