@@ -97,9 +97,9 @@ Expected<BranchProfile> readProfile(const ProfileSource &Source,
     return Text.takeError();
   if (Source.Format == ProfileFormat::Fdata)
     return readFdata(**Text, Binary, Facts);
-  return PreAggregatedReader::read((*Text)->getMemBufferRef(),
-                                   Source.IgnoreBuildID ? StringRef()
-                                                        : Binary.buildID());
+  return PreAggregatedReader::read(
+      (*Text)->getMemBufferRef(),
+      Source.IgnoreBuildID ? StringRef() : Binary.buildID(), Source.Threads);
 }
 
 Expected<BranchProfile> readProfiles(ArrayRef<ProfileSource> Sources,

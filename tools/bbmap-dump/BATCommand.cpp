@@ -173,8 +173,8 @@ bool runBAT(ArrayRef<std::string> Files, const BATOptions &Opts,
             BATErrorReporter Report) {
   std::unique_ptr<MappedBinary> Input;
   if (!Opts.InputBinary.empty()) {
-    Expected<std::unique_ptr<MappedBinary>> In =
-        MappedBinary::open(Opts.InputBinary);
+    Expected<std::unique_ptr<MappedBinary>> In = MappedBinary::open(
+        Opts.InputBinary, MappedBinary::MapRequirement::Required, Opts.Threads);
     if (!In) {
       Report(Opts.InputBinary, "input binary: " + toString(In.takeError()));
       return false;

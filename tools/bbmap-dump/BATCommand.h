@@ -28,8 +28,10 @@ struct BATOptions {
   /// Print decode and translation times to stderr.
   bool Stats = false;
   std::vector<TranslateRequest> Requests;
-  /// With requests: the input binary for the chained look-up.
+  /// With requests: the input binary for the chained look-up, and the
+  /// threads it is read on (0: the machine's hardware threads).
   std::string InputBinary;
+  unsigned Threads = 0;
 };
 
 /// Reports an error about \p File; the caller tracks the exit status.

@@ -139,14 +139,19 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
   }
   // The order alone needs the symbols, not the map (lld's
   // --optimize-bb-jumps leaves a map whose blocks overlap).
-  auto Rebuilt = Opts.ClustersPath.empty() ? MappedBinary::openFile(RebuiltPath)
-                                           : MappedBinary::open(RebuiltPath);
+  auto Rebuilt = Opts.ClustersPath.empty()
+                     ? MappedBinary::openFile(RebuiltPath)
+                     : MappedBinary::open(
+                           RebuiltPath, MappedBinary::MapRequirement::Required,
+                           Opts.Threads);
   if (!Rebuilt)
     return createStringError(RebuiltPath + ": " +
                              toString(Rebuilt.takeError()));
   std::unique_ptr<MappedBinary> Profiled;
   if (!Opts.ProfiledPath.empty()) {
-    auto P = MappedBinary::open(Opts.ProfiledPath);
+    auto P = MappedBinary::open(Opts.ProfiledPath,
+                                MappedBinary::MapRequirement::Required,
+                                Opts.Threads);
     if (!P)
       return createStringError(Opts.ProfiledPath + ": " +
                                toString(P.takeError()));

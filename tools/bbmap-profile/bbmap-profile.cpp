@@ -343,10 +343,10 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Theirs->removeArgument();
   cl::opt<unsigned> Threads(
       "threads",
-      cl::desc("Read perf.data, charge records to blocks, infer counts, "
-               "lay out functions and read BOLT's view of them on N threads "
-               "(default: the machine's hardware threads). The result is "
-               "the same for every N"),
+      cl::desc("Read the binary, perf.data and pre-aggregated text, charge "
+               "records to blocks, infer counts, lay out functions and read "
+               "BOLT's view of them on N threads (default: the machine's "
+               "hardware threads). The result is the same for every N"),
       cl::value_desc("N"), cl::cat(ProfileCategory));
   cl::HideUnrelatedOptions(ProfileCategory);
   cl::SetVersionPrinter(

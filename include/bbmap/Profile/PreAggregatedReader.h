@@ -51,11 +51,13 @@ namespace bbmap {
 /// the input has any T, R, B, F, f or r line.
 class PreAggregatedReader {
 public:
-  /// Reads the whole of Buffer. BinaryBuildID is the profiled binary's
-  /// build ID in hex, or empty. Errors read
-  /// `<buffer identifier>:<line>: <what is wrong>`.
+  /// Reads the whole of Buffer, a large one in parts on \p Threads threads
+  /// (0: the machine's hardware threads; 1: the calling thread alone).
+  /// BinaryBuildID is the profiled binary's build ID in hex, or empty.
+  /// Errors read `<buffer identifier>:<line>: <what is wrong>`.
   static llvm::Expected<BranchProfile> read(llvm::MemoryBufferRef Buffer,
-                                            llvm::StringRef BinaryBuildID);
+                                            llvm::StringRef BinaryBuildID,
+                                            unsigned Threads);
 };
 
 } // namespace bbmap

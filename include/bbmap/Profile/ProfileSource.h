@@ -41,9 +41,11 @@ struct ProfileSource {
   /// alone selects them and no build ID is checked.
   std::string BinaryName;
   /// perf.data only: read natively or through perf script; the perf
-  /// executable for the latter (empty: $BBMAP_PERF or PATH); threads.
+  /// executable for the latter (empty: $BBMAP_PERF or PATH).
   PerfDataDecoder Decoder = PerfDataDecoder::Native;
   std::string PerfPath;
+  /// The threads perf.data and pre-aggregated text are read on (0: the
+  /// machine's hardware threads).
   unsigned Threads = 0;
 };
 
