@@ -27,8 +27,7 @@ void visitObject(const ObjectFile &Obj, StringRef Name, Diagnostics &Diag,
     Diag.error(Name, toString(Reader.takeError()));
     return;
   }
-  for (const std::string &Warning : (*Reader)->warnings())
-    Diag.warning(Name, Warning);
+  Diag.warnings(Name, (*Reader)->warnings());
   OnObject(**Reader, Name);
 }
 

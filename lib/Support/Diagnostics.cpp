@@ -28,4 +28,9 @@ void Diagnostics::warning(StringRef File, const Twine &Msg) {
   WithColor::warning(Err, ToolName) << "'" << File << "': " << Msg << "\n";
 }
 
+void Diagnostics::warnings(StringRef File, const WarningList &Warnings) {
+  for (const std::string &Msg : Warnings.messages())
+    warning(File, Msg);
+}
+
 } // namespace bbmap

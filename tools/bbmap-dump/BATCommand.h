@@ -11,9 +11,8 @@
 #define BBMAP_DUMPER_BATCOMMAND_H
 
 #include "bbmap/Object/BATTranslator.h"
+#include "bbmap/Support/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/Twine.h"
 #include <string>
 #include <vector>
 
@@ -34,14 +33,10 @@ struct BATOptions {
   unsigned Threads = 0;
 };
 
-/// Reports an error about \p File; the caller tracks the exit status.
-using BATErrorReporter =
-    llvm::function_ref<void(llvm::StringRef File, const llvm::Twine &Msg)>;
-
-/// Processes every file; returns false if anything failed (including
-/// verification findings).
+/// Processes every file, reporting errors and warnings through \p Diag;
+/// returns false if anything failed (including verification findings).
 bool runBAT(llvm::ArrayRef<std::string> Files, const BATOptions &Opts,
-            BATErrorReporter Report);
+            Diagnostics &Diag);
 
 } // namespace bbmap
 

@@ -111,6 +111,7 @@ int runInstrProfileMatch(ArrayRef<std::string> Files, StringRef BinaryPath,
     Diag.error(BinaryPath, toString(Binary.takeError()));
     return 1;
   }
+  Diag.warnings(BinaryPath, (*Binary)->warnings());
   bool AllMatch = true;
   json::OStream J(outs(), Pretty ? 2 : 0);
   auto PrintAll = [&] {

@@ -117,7 +117,8 @@ Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
 
 /// Reads every input and checks; the first input that fails is reported.
 Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
-                                  const LayoutCheckOptions &Opts) {
+                                  const LayoutCheckOptions &Opts,
+                                  Diagnostics &Diag) {
   ClusterProfile Profile;
   if (!Opts.ClustersPath.empty()) {
     auto Clusters = readFile(Opts.ClustersPath);
@@ -147,6 +148,7 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
   if (!Rebuilt)
     return createStringError(RebuiltPath + ": " +
                              toString(Rebuilt.takeError()));
+  Diag.warnings(RebuiltPath, (*Rebuilt)->warnings());
   std::unique_ptr<MappedBinary> Profiled;
   if (!Opts.ProfiledPath.empty()) {
     auto P = MappedBinary::open(Opts.ProfiledPath,
@@ -156,6 +158,7 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
       return createStringError(Opts.ProfiledPath + ": " +
                                toString(P.takeError()));
     Profiled = std::move(*P);
+    Diag.warnings(Opts.ProfiledPath, Profiled->warnings());
   }
   Expected<LayoutCheckResult> Result =
       checkLayout(Profile, Order, **Rebuilt, Profiled.get());
@@ -176,7 +179,7 @@ void printLayoutCheck(const LayoutCheckResult &Result,
 
 int runLayoutCheck(const std::string &RebuiltPath,
                    const LayoutCheckOptions &Opts, Diagnostics &Diag) {
-  Expected<LayoutCheckResult> Result = check(RebuiltPath, Opts);
+  Expected<LayoutCheckResult> Result = check(RebuiltPath, Opts, Diag);
   if (!Result) {
     Diag.error(toString(Result.takeError()));
     return 1;

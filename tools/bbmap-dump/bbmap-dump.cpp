@@ -624,10 +624,7 @@ int runBATMode(Diagnostics &Diag) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
-  bool OK = runBAT(InputFiles, Opts, [&](StringRef File, const Twine &Msg) {
-    Diag.error(File, Msg);
-  });
-  return OK ? 0 : 1;
+  return runBAT(InputFiles, Opts, Diag) ? 0 : 1;
 }
 
 int runInstrProfileMode(Diagnostics &Diag) {

@@ -132,7 +132,7 @@ public:
   /// What create() went past: a symbol table, string table, dynamic table,
   /// section or symbol name it could not read (each kind once). Names that
   /// cannot be read are "<?>", symbols that cannot be read name nothing.
-  llvm::ArrayRef<std::string> warnings() const { return Warnings.messages(); }
+  const WarningList &warnings() const { return Warnings; }
 
   virtual FileSummary summary() const = 0;
   /// Map sections (both section types) in the order llvm-readobj lists

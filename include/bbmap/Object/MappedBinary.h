@@ -74,6 +74,10 @@ public:
   const BATTable *bat() const { return BAT ? &*BAT : nullptr; }
   const BATTranslator *translator() const { return Translator.get(); }
 
+  /// What reading the file went past (ELFMapReader::warnings, then those
+  /// of functionSymbols), set by decode().
+  const WarningList &warnings() const { return Warnings; }
+
   /// The address of the function named \p Name, if exactly one function
   /// symbol has that name; else why not.
   llvm::Expected<uint64_t> addressOf(llvm::StringRef Name) const;
@@ -102,6 +106,8 @@ private:
   /// Function name -> the addresses of the symbols with that name.
   llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
   std::string BuildID;
+  /// decodeMaps and readSymbols, which run at once, keep their own.
+  WarningList Warnings, SymbolWarnings;
   std::optional<BATTable> BAT;
   std::unique_ptr<BATTranslator> Translator;
 };

@@ -9,6 +9,7 @@
 #ifndef BBMAP_SUPPORT_DIAGNOSTICS_H
 #define BBMAP_SUPPORT_DIAGNOSTICS_H
 
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +27,8 @@ public:
 
   void error(llvm::StringRef File, const llvm::Twine &Msg);
   void warning(llvm::StringRef File, const llvm::Twine &Msg);
+  /// A warning about \p File for each of \p Warnings.
+  void warnings(llvm::StringRef File, const WarningList &Warnings);
   /// An error whose message names its file itself ("file:line:col: ...").
   void error(const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
