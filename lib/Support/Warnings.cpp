@@ -1,6 +1,6 @@
 //===- Warnings.cpp - problems of an input that reading went past ---------===//
 //
-// The kinds kept beside the messages, in order.
+// The kinds kept beside the messages, in order, under one lock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +11,20 @@ using namespace llvm;
 
 namespace bbmap {
 
+WarningList &WarningList::operator=(const WarningList &Other) {
+  if (this == &Other)
+    return *this;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Kinds.clear();
+    Messages.clear();
+  }
+  append(Other);
+  return *this;
+}
+
 void WarningList::add(StringRef Kind, const Twine &Message) {
+  std::lock_guard<std::mutex> Lock(Mutex);
   if (llvm::is_contained(Kinds, Kind))
     return;
   Kinds.push_back(Kind.str());
@@ -23,6 +36,9 @@ void WarningList::add(StringRef Kind, const Twine &Message, Error E) {
 }
 
 void WarningList::append(const WarningList &Other) {
+  if (this == &Other)
+    return;
+  std::scoped_lock Lock(Mutex, Other.Mutex);
   for (size_t I = 0; I < Other.Messages.size(); ++I)
     if (!llvm::is_contained(Kinds, Other.Kinds[I])) {
       Kinds.push_back(Other.Kinds[I]);

@@ -6,8 +6,8 @@
 // the list naming the file, as llvm-readobj's reportUniqueWarning prints
 // each warning once.
 //
-// Threads: const members may be called concurrently; add and append may
-// not run beside any other call.
+// Threads: add and append may be called concurrently (workers that read
+// functions of one file share its list); messages() once they are done.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ namespace bbmap {
 
 class WarningList {
 public:
+  WarningList() = default;
+  WarningList(const WarningList &Other) { append(Other); }
+  WarningList &operator=(const WarningList &Other);
+
   /// Keeps \p Message unless a warning of \p Kind is kept already.
   void add(llvm::StringRef Kind, const llvm::Twine &Message);
   /// Keeps "<Message>: <E's message>" likewise; consumes \p E either way.
@@ -35,6 +40,7 @@ public:
   llvm::ArrayRef<std::string> messages() const { return Messages; }
 
 private:
+  mutable std::mutex Mutex;
   /// The kind of each message (few: a linear search finds one).
   std::vector<std::string> Kinds;
   std::vector<std::string> Messages;
