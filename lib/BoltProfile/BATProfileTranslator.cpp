@@ -259,6 +259,8 @@ const Fragment *Translator::fragmentAt(uint64_t Address) {
     if (Expected<uint64_t> In = B.Input.addressOf(Named->Name))
       F.InputFunction = *In;
     else
+      // A look-up: a name the input binary lacks or has several of gives
+      // the function no input function, as BOLT's translation does.
       consumeError(In.takeError());
   }
   auto Bounds = BoundariesOf.find(Function);

@@ -78,12 +78,16 @@ std::string compilerOf(const MappedBinary &Binary) {
   for (const object::SectionRef &S : Binary.object().sections()) {
     Expected<StringRef> Name = S.getName();
     if (!Name || *Name != ".comment") {
+      // A search by name; MappedBinary warns of unreadable names.
       consumeError(Name.takeError());
       continue;
     }
     if (Expected<StringRef> Contents = S.getContents())
       return Contents->str();
     else
+      // A .comment that cannot be read names no compiler, as in a file
+      // without one (the hashes of the code are then compared unless the
+      // other build names none either).
       consumeError(Contents.takeError());
   }
   return std::string();
@@ -207,6 +211,7 @@ std::optional<uint64_t> ProfileCarrier::newCallee(const CallKey &K,
     return std::nullopt;
   Expected<uint64_t> A = To.Binary.addressOf(Callee->Name);
   if (!A) {
+    // A look-up: the new build lacks the callee, or has several of it.
     consumeError(A.takeError());
     return std::nullopt;
   }

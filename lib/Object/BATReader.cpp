@@ -105,6 +105,7 @@ bool findInNoteSection(ArrayRef<uint8_t> Bytes, BATNote &Note) {
   while (!R.atEnd()) {
     Expected<RawNote> N = readNote(R, Bytes);
     if (!N) {
+      // A search among anybody's notes: a malformed one ends it.
       consumeError(N.takeError());
       return false;
     }
@@ -124,6 +125,8 @@ Expected<BATNote> findBATNote(const ELFObjectFileBase &Obj) {
   for (ELFSectionRef Sec : Obj.sections()) {
     Expected<StringRef> Name = Sec.getName();
     if (!Name) {
+      // A search: such a section is not the named BAT section. The file's
+      // ELFMapReader and MappedBinary warn of unreadable section names.
       consumeError(Name.takeError());
       continue;
     }
