@@ -25,9 +25,10 @@ namespace {
 using SymbolsByAddress = DenseMap<uint64_t, SmallVector<StringRef, 2>>;
 
 /// The code symbols of \p Obj by address (CodeSymbols.h).
-SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj) {
+SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj,
+                             WarningList &Warnings) {
   SymbolsByAddress Symbols;
-  forEachCodeSymbol(Obj, [&](StringRef Name, uint64_t Address) {
+  forEachCodeSymbol(Obj, Warnings, [&](StringRef Name, uint64_t Address) {
     Symbols[Address].push_back(Name);
   });
   return Symbols;
@@ -137,14 +138,14 @@ std::vector<HotBlock> programOrder(ArrayRef<FunctionLayout> Layout,
 
 BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
                       const MappedBinary &Binary, BlockOrderScope Scope) {
-  SymbolsByAddress Symbols = codeSymbols(Binary.object());
+  BlockOrder Order;
+  SymbolsByAddress Symbols = codeSymbols(Binary.object(), Order.Warnings);
   std::vector<FunctionSections> Sections;
   for (const FunctionLayout &L : Layout)
     Sections.push_back(sectionsOf(L, Binary, Symbols));
   std::vector<HotBlock> Hot = Scope == BlockOrderScope::Program
                                   ? programOrder(Layout, Sections, P, Binary)
                                   : functionOrder(Layout);
-  BlockOrder Order;
   StringSet<> Written;
   // (function, range) of the sections placed with the hot blocks.
   DenseSet<std::pair<uint32_t, uint32_t>> HotSections;

@@ -235,6 +235,8 @@ public:
 
 private:
   DWARFContext &context() {
+    // Debug information that does not decode names no unit (see at());
+    // computeLayout and unitProfiles have no warning list to keep why.
     if (!Context)
       Context = DWARFContext::create(
           Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
@@ -504,6 +506,8 @@ std::optional<EarlierLayout> earlierLayout(StringRef Text,
                                            ArrayRef<MapBlocks> Maps) {
   Expected<ClusterProfile> Profile = readClusterProfile(Text);
   if (!Profile) {
+    // The unit's file is bbmap's own output: one that does not read is
+    // written anew, as a unit without an earlier layout is.
     consumeError(Profile.takeError());
     return std::nullopt;
   }

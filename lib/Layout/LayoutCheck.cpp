@@ -170,14 +170,15 @@ Expected<LayoutCheckResult> checkLayout(const ClusterProfile &Profile,
                                         ArrayRef<std::string> SymbolOrder,
                                         const MappedBinary &Rebuilt,
                                         const MappedBinary *Profiled) {
-  Expected<HiddenFrames> Unwind = hiddenFrames(Rebuilt.object());
+  LayoutCheckResult Result;
+  Expected<HiddenFrames> Unwind =
+      hiddenFrames(Rebuilt.object(), Result.Warnings);
   if (!Unwind)
     return Unwind.takeError();
   FunctionsByName RebuiltFunctions = functionsByName(Rebuilt);
   std::optional<FunctionsByName> ProfiledFunctions;
   if (Profiled)
     ProfiledFunctions = functionsByName(*Profiled);
-  LayoutCheckResult Result;
   Result.Unwind = *Unwind;
   SmallPtrSet<const FunctionMap *, 16> Used;
   unsigned Added = 0;
@@ -190,11 +191,12 @@ Expected<LayoutCheckResult> checkLayout(const ClusterProfile &Profile,
   if (SymbolOrder.empty())
     return Result;
   StringMap<uint64_t> Lowest;
-  forEachCodeSymbol(Rebuilt.object(), [&](StringRef Name, uint64_t Address) {
-    auto [It, New] = Lowest.try_emplace(Name, Address);
-    if (!New)
-      It->second = std::min(It->second, Address);
-  });
+  forEachCodeSymbol(Rebuilt.object(), Result.Warnings,
+                    [&](StringRef Name, uint64_t Address) {
+                      auto [It, New] = Lowest.try_emplace(Name, Address);
+                      if (!New)
+                        It->second = std::min(It->second, Address);
+                    });
   std::vector<uint64_t> Starts;
   for (const std::string &Name : SymbolOrder) {
     auto It = Lowest.find(Name);

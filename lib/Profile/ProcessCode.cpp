@@ -208,19 +208,24 @@ const FrameRange *frameOf(ArrayRef<FrameRange> Frames, uint64_t Address) {
 }
 
 /// Spreads the weights of \p Lines (file offset -> weight, of the object
-/// at \p Path) over the lines of the FDEs they fall in.
+/// at \p Path) over the lines of the FDEs they fall in; what cannot be read
+/// goes to \p Warnings.
 void spreadInObject(StringRef Path, uint64_t LineBytes,
-                    std::vector<std::pair<uint64_t, double>> &Lines) {
+                    std::vector<std::pair<uint64_t, double>> &Lines,
+                    WarningList &Warnings) {
   Expected<object::OwningBinary<object::ObjectFile>> File =
       object::ObjectFile::createObjectFile(Path);
-  if (!File) {
-    consumeError(File.takeError());
-    return;
-  }
+  if (!File)
+    return Warnings.add(
+        Path, "unable to read " + Path + " (its lines stay as sampled)",
+        File.takeError());
   const auto *Obj = dyn_cast<object::ELFObjectFileBase>(File->getBinary());
   if (!Obj)
     return;
-  std::vector<FrameRange> Frames = frameRanges(*Obj);
+  WarningList Mine;
+  std::vector<FrameRange> Frames = frameRanges(*Obj, Mine);
+  for (StringRef Msg : Mine.messages())
+    Warnings.add(Path, Path + ": " + Msg);
   CodeSections Code(*Obj);
   // The weight of each FDE's samples, by its index in Frames (summed in
   // FDE order below, so the same input gives the same weights).
@@ -256,7 +261,7 @@ void spreadOverFunctions(ProcessCode &Code, uint64_t LineBytes) {
   Code.OtherLines.clear();
   for (uint32_t I = 0; I != ByObject.size(); ++I) {
     llvm::sort(ByObject[I]);
-    spreadInObject(Code.Objects[I], LineBytes, ByObject[I]);
+    spreadInObject(Code.Objects[I], LineBytes, ByObject[I], Code.Warnings);
     for (const auto &[Line, Weight] : ByObject[I])
       Code.OtherLines[{I, Line}] += Weight;
   }

@@ -148,7 +148,6 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
   if (!Rebuilt)
     return createStringError(RebuiltPath + ": " +
                              toString(Rebuilt.takeError()));
-  Diag.warnings(RebuiltPath, (*Rebuilt)->warnings());
   std::unique_ptr<MappedBinary> Profiled;
   if (!Opts.ProfiledPath.empty()) {
     auto P = MappedBinary::open(Opts.ProfiledPath,
@@ -164,6 +163,9 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
       checkLayout(Profile, Order, **Rebuilt, Profiled.get());
   if (!Result)
     return createStringError(RebuiltPath + ": " + toString(Result.takeError()));
+  WarningList Warnings = (*Rebuilt)->warnings();
+  Warnings.append(Result->Warnings);
+  Diag.warnings(RebuiltPath, Warnings);
   return Result;
 }
 

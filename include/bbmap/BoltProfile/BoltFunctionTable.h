@@ -17,6 +17,7 @@
 #define BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 
 #include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
@@ -75,11 +76,15 @@ public:
   /// Code addresses the absolute relocations of data sections refer to,
   /// ascending (with relocations only).
   llvm::ArrayRef<uint64_t> dataReferences() const { return DataReferences; }
+  /// What reading the symbols, section names, relocations, code and
+  /// .eh_frame went past (those left out), each kind once.
+  const WarningList &warnings() const { return Warnings; }
 
 private:
   std::vector<BoltFunction> Functions;
   bool HasRelocations = false;
   std::vector<uint64_t> DataReferences;
+  WarningList Warnings;
 };
 
 } // namespace bbmap

@@ -62,6 +62,11 @@ public:
   BoltHashes hash(const BoltFunctionView &View, boltyaml::HashFunction Hash,
                   bool UseDFS) const;
 
+  /// Relocations of code whose addend or symbol value could not be read
+  /// (left out). The symbols and relocation sections it reads are those
+  /// whose problems the function table keeps.
+  const WarningList &warnings() const { return Warnings; }
+
 private:
   std::string blockString(const BoltFunctionView &View,
                           const BoltFunctionView::Block &B,
@@ -109,6 +114,7 @@ private:
   std::optional<std::pair<uint64_t, uint64_t>> GOTPages;
   /// Opcodes by name, of the opcodes BOLT renames to, found once.
   mutable llvm::StringMap<unsigned> Opcodes;
+  WarningList Warnings;
 };
 
 } // namespace bbmap

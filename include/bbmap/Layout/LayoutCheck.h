@@ -19,6 +19,7 @@
 #include "bbmap/Layout/ClusterProfile.h"
 #include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <optional>
@@ -67,6 +68,8 @@ struct LayoutCheckResult {
   /// (hiddenFrames): each is a difference, as exceptions through that code
   /// terminate the program.
   HiddenFrames Unwind;
+  /// What reading the rebuilt binary's .eh_frame and symbols went past.
+  WarningList Warnings;
 
   unsigned differences() const;
   uint64_t padding() const;

@@ -13,6 +13,7 @@
 #ifndef BBMAP_PROFILE_PROCESSCODE_H
 #define BBMAP_PROFILE_PROCESSCODE_H
 
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,6 +36,9 @@ struct ProcessCode {
   uint64_t BinaryWeight = 0;
   /// The weights are of branch stacks' runs (else of IP samples).
   bool HasBranches = false;
+  /// Objects spreadOverFunctions could not read, or whose .eh_frame it
+  /// could not read whole.
+  WarningList Warnings;
 };
 
 /// Reads \p PerfData (natively) for the lines of \p LineBytes bytes (a
