@@ -11,6 +11,9 @@
 // the addresses up to the next function or the end of its section, or
 // without relocations only its size when what follows is no padding.
 //
+// Threads: build reads the object on the threads it is given; a built table is
+// only read, and its const members may be called concurrently.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H

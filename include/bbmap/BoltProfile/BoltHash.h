@@ -19,6 +19,9 @@
 // (an MCTargetExpr) to nothing, BOLT 22 (an MCSpecifierExpr) to the
 // specifier and the reference.
 //
+// Threads: a BoltHasher is used by one thread at a time (hash() caches the
+// opcodes it looks up).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTHASH_H

@@ -12,6 +12,9 @@
 // blocks, with the BAT table's hashes, as perf2bolt's writeBATYAML() does.
 // The writer is BoltYAML.h; docs/profile.md describes the output.
 //
+// Threads: each call builds with an aggregator of its own, on
+// BoltYAMLOptions::Threads: calls may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H

@@ -8,6 +8,9 @@
 // binary into that order; docs/layout.md ("Relinking a layout") gives the
 // recipe.
 //
+// Threads: the functions only read their inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_BLOCKORDER_H

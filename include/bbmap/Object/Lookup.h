@@ -4,6 +4,9 @@
 // ("ADDR[:from|:to]", hexadecimal, 0x optional), a whole file at a time,
 // and resolves them through an AddressIndex.
 //
+// Threads: the functions keep no state (parseLookupLines runs on the threads it
+// is given); findAll only reads the index.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_LOOKUP_H

@@ -7,6 +7,9 @@
 // `bbmap-dump --lookup`, the `--input-binary` side of BAT look-ups and
 // bbmap-profile.
 //
+// Threads: open, openFile and decode run on one thread (decode on the threads
+// it is given); then every const member may be called concurrently.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_MAPPEDBINARY_H

@@ -4,6 +4,9 @@
 // ELF object to a callback; names sections the way every diagnostic does.
 // Shared by both tools and the fuzz targets.
 //
+// Threads: forEachObject calls its handler on the calling thread and reports
+// through Diagnostics, which is one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_OBJECTVISITOR_H

@@ -7,6 +7,9 @@
 // its callee and count. Blocks are named by their AddressIndex entry, which
 // numbers all blocks by ascending address; docs/profile.md gives the rules.
 //
+// Threads: countBlocks charges on the threads it is given; a BlockProfile is
+// plain data, written by one owner.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_BLOCKPROFILE_H

@@ -4,6 +4,9 @@
 // message names the tool (given by the tool's main), the file and what is
 // wrong, in LLVM's "tool: error: 'file': message" form.
 //
+// Threads: calls must not overlap; OrderedOutput's actions, which report, run
+// one at a time.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_DIAGNOSTICS_H

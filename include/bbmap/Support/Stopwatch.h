@@ -3,6 +3,8 @@
 // The one timer behind bbmap-dump's --lookup-stats and --bat-stats lines:
 // seconds since the stopwatch started, or since the previous lap.
 //
+// Threads: a Stopwatch is one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_STOPWATCH_H
