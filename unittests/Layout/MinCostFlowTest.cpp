@@ -140,8 +140,9 @@ std::vector<int64_t> checkSolution(const Network &N) {
     Cost += Flow[I] * N.Edges[I].Cost;
   }
   for (uint32_t V = 0; V < N.Nodes; ++V) {
-    if (V != N.Source && V != N.Sink)
-      EXPECT_EQ(Net[V], 0) << "node " << V << " of " << Where;
+    if (V == N.Source || V == N.Sink)
+      continue;
+    EXPECT_EQ(Net[V], 0) << "node " << V << " of " << Where;
   }
   EXPECT_EQ(Net[N.Sink], -Net[N.Source]) << Where;
 

@@ -3,9 +3,10 @@
 // JSONWriter writes the bytes of llvm::JSONScopedPrinter, compact and
 // indented: checked on one script of every field and scope with labels of
 // 0 bytes to 1 MB, to a stream (through OutputBuffer's 64 KiB buffer) and
-// to a text piece; string values that need escaping, are not UTF-8 or are
-// longer than the buffer; a writer continuing another's array at a depth
-// whose indentation is longer than the buffer.
+// to a text piece; random lines of random labels across the buffer's edge;
+// string values that need escaping, are not UTF-8 or are longer than the
+// buffer; a writer continuing another's array at a depth whose indentation
+// is longer than the buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,32 @@ TEST(JSONWriterTest, LabelsOfEveryLength) {
   for (size_t Size : labelSizes())
     checkBothTargets(labelOfSize(Size), "value",
                      "label of " + Twine(Size) + " bytes");
+}
+
+TEST(JSONWriterTest, RandomLines) {
+  for (uint64_t Seed = 1; Seed <= 4; ++Seed)
+    for (bool Pretty : {false, true}) {
+      std::string Want;
+      raw_string_ostream WantOS(Want);
+      {
+        JSONScopedPrinter P(WantOS, Pretty);
+        PrinterAdaptor A(P);
+        writeRandom(A, Seed, 30000);
+      }
+      WantOS.flush();
+      std::string Text;
+      raw_string_ostream OS(Text);
+      TextPiece Piece;
+      {
+        JSONWriter ToStream(OS, Pretty), ToPiece(Piece, Pretty);
+        writeRandom(ToStream, Seed, 30000);
+        writeRandom(ToPiece, Seed, 30000);
+      }
+      OS.flush();
+      EXPECT_TRUE(Text == Want) << "seed " << Seed << ", pretty " << Pretty;
+      EXPECT_TRUE(std::string(Piece.data(), Piece.size()) == Want)
+          << "seed " << Seed << ", pretty " << Pretty;
+    }
 }
 
 TEST(JSONWriterTest, StringValues) {

@@ -3,7 +3,8 @@
 // TextWriter writes the bytes of llvm::ScopedPrinter's LLVM style: checked
 // on one script of every field and scope with labels of 0 bytes to 1 MB,
 // to a stream (through OutputBuffer's 64 KiB buffer) and to a text piece;
-// indentation deeper than the buffer; long string values.
+// random lines of random labels across the buffer's edge; indentation
+// deeper than the buffer; long string values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +54,29 @@ TEST(TextWriterTest, LabelsOfEveryLength) {
     std::string Want = expected(Label, "value");
     EXPECT_EQ(toStream(Label, "value"), Want) << "label of " << Size;
     EXPECT_EQ(toPiece(Label, "value"), Want) << "label of " << Size;
+  }
+}
+
+TEST(TextWriterTest, RandomLines) {
+  for (uint64_t Seed = 1; Seed <= 4; ++Seed) {
+    std::string Want;
+    raw_string_ostream WantOS(Want);
+    ScopedPrinter P(WantOS);
+    PrinterAdaptor A(P);
+    writeRandom(A, Seed, 30000);
+    WantOS.flush();
+    std::string Text;
+    raw_string_ostream OS(Text);
+    TextPiece Piece;
+    {
+      TextWriter ToStream(OS), ToPiece(Piece);
+      writeRandom(ToStream, Seed, 30000);
+      writeRandom(ToPiece, Seed, 30000);
+    }
+    OS.flush();
+    EXPECT_TRUE(Text == Want) << "seed " << Seed;
+    EXPECT_TRUE(std::string(Piece.data(), Piece.size()) == Want)
+        << "seed " << Seed;
   }
 }
 

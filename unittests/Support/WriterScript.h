@@ -1,11 +1,10 @@
 //===- WriterScript.h - one script for every writer -------------*- C++ -*-===//
 //
-// The writers' tests run one script of fields and scopes, every label the
-// one given, through TextWriter or JSONWriter and through the LLVM printer
-// each mirrors (ScopedPrinter, JSONScopedPrinter, behind an adaptor with
-// the writers' interface), and compare the bytes. The labels are as long
-// as the tests choose, up to a megabyte: the writers reserve a line's room
-// from its label.
+// The writers' tests run the same fields and scopes through TextWriter or
+// JSONWriter and through the LLVM printer each mirrors (ScopedPrinter,
+// JSONScopedPrinter, behind an adaptor with the writers' interface), and
+// compare the bytes: one script of every kind of field with the labels the
+// tests choose, up to a megabyte long, and random fields of random labels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -73,6 +73,55 @@ void writeScript(Writer &W, llvm::StringRef Label, llvm::StringRef Value) {
   W.endArray();
   W.beginArray(Label);
   W.endArray();
+  W.endObject();
+}
+
+/// \p Fields random fields and scopes of random labels (0 to 300 bytes)
+/// and values from \p Seed: several times a stream's buffer, so that lines
+/// of every length end at its edge.
+template <class Writer>
+void writeRandom(Writer &W, uint64_t Seed, unsigned Fields) {
+  std::mt19937_64 Rng(Seed);
+  std::string Labels(300, ' ');
+  for (size_t I = 0; I < Labels.size(); ++I)
+    Labels[I] = 'a' + I % 26;
+  auto Label = [&] { return llvm::StringRef(Labels).take_front(Rng() % 301); };
+  unsigned Open = 0;
+  W.beginObject();
+  for (unsigned I = 0; I < Fields; ++I) {
+    uint64_t Value = Rng() >> (Rng() % 64);
+    switch (Rng() % 8) {
+    case 0:
+      W.number(Label(), Value);
+      break;
+    case 1:
+      W.hex(Label(), Value);
+      break;
+    case 2:
+      W.boolean(Label(), Value & 1);
+      break;
+    case 3:
+      W.string(Label(), Label());
+      break;
+    case 4:
+      W.list(Label(), {uint32_t(Value), uint32_t(Value >> 32)});
+      break;
+    case 5:
+      if (Open < 40) {
+        W.beginObject(Label());
+        ++Open;
+      }
+      break;
+    default:
+      if (Open) {
+        W.endObject();
+        --Open;
+      }
+      break;
+    }
+  }
+  for (; Open; --Open)
+    W.endObject();
   W.endObject();
 }
 
