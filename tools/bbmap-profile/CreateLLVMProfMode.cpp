@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -245,7 +244,7 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
                   "--profile=" + Opts.Profile + " names no perf.data file");
 
   ProfileRequest Request;
-  Request.ToolName = ToolName;
+  Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
   for (const std::string &Path : *Files) {
     ProfileSource S;
@@ -260,7 +259,7 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
     Request.Outputs.push_back({OutputFormat::SymbolOrder, Opts.SymOrder});
   Request.IgnoreBuildID = Opts.IgnoreBuildID.value();
   ProfileOutcome Outcome;
-  return runProfile(Request, Outcome);
+  return runRequest(Request, ToolName, Outcome);
 }
 
 } // namespace bbmap

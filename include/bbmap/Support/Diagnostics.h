@@ -26,6 +26,8 @@ public:
 
   void error(llvm::StringRef File, const llvm::Twine &Msg);
   void warning(llvm::StringRef File, const llvm::Twine &Msg);
+  /// "<tool>: note: '<file>': <message>": what a run chose or changed.
+  void note(llvm::StringRef File, const llvm::Twine &Msg);
   /// An error whose message names its file itself ("file:line:col: ...").
   void error(const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
