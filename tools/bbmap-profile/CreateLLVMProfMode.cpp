@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -253,7 +252,7 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
                   "--profile=" + Opts.Profile + " names no perf.data file");
 
   ProfileRequest Request;
-  Request.ToolName = ToolName;
+  Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
   for (const std::string &Path : *Files) {
     ProfileSource S;
@@ -270,7 +269,7 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
   Request.IgnoreBuildID = Opts.IgnoreBuildID.value();
   Request.Threads = Opts.Threads;
   ProfileOutcome Outcome;
-  return runProfile(Request, Outcome);
+  return runRequest(Request, ToolName, Outcome);
 }
 
 } // namespace bbmap

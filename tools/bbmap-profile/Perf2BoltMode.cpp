@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -472,7 +471,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
     return refuse(ToolName, "--threads needs at least 1");
 
   ProfileRequest Request;
-  Request.ToolName = ToolName;
+  Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
   for (const std::string &Path : Opts.PerfData) {
     ProfileSource S;
@@ -502,7 +501,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   outs() << "PERF2BOLT: Starting data aggregation job for " << Inputs << "\n";
   outs().flush();
   ProfileOutcome Outcome;
-  int Status = runProfile(Request, Outcome);
+  int Status = runRequest(Request, ToolName, Outcome);
   if (Status == 0)
     printSummary(Request, Outcome, Opts.DensityThreshold);
   return Status;

@@ -32,6 +32,8 @@ public:
   void warning(llvm::StringRef File, const llvm::Twine &Msg);
   /// A warning about \p File for each of \p Warnings.
   void warnings(llvm::StringRef File, const WarningList &Warnings);
+  /// "<tool>: note: '<file>': <message>": what a run chose or changed.
+  void note(llvm::StringRef File, const llvm::Twine &Msg);
   /// An error whose message names its file itself ("file:line:col: ...").
   void error(const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
