@@ -5,7 +5,7 @@
 // feature and metadata bits, and which fields each encoding version carries.
 // See docs/formats.md for the byte layout.
 //
-// Threads: constants and constexpr functions only: any thread may use them.
+// Threading: constants and constexpr functions only: any thread may use them.
 //
 //===----------------------------------------------------------------------===//
 

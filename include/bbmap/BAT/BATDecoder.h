@@ -8,7 +8,7 @@
 // trial: the one that parses to exactly the descriptor's size.
 // See docs/bat.md.
 //
-// Threads: the decoders keep no state: calls may run on several threads at
+// Threading: the decoders keep no state: calls may run on several threads at
 // once; a decoded table is plain data.
 //
 //===----------------------------------------------------------------------===//

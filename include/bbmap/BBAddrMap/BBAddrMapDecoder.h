@@ -7,7 +7,7 @@
 // JSON, ...) prints from this model. Records can be streamed (one reused
 // FunctionMap handed to a callback per record) or collected into a vector.
 //
-// Threads: decodeBBAddrMap keeps no state: calls may run at once, over one
+// Threading: decodeBBAddrMap keeps no state: calls may run at once, over one
 // section's bytes too (each with its own handler and record).
 //
 //===----------------------------------------------------------------------===//

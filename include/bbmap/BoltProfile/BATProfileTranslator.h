@@ -12,7 +12,7 @@
 // classification of the BOLTed instruction (BranchSource). See
 // docs/profile.md, "Profiles of BOLTed binaries".
 //
-// Threads: the functions only read their inputs: calls may run on several
+// Threading: the functions only read their inputs: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

@@ -11,8 +11,8 @@
 // the addresses up to the next function or the end of its section, or
 // without relocations only its size when what follows is no padding.
 //
-// Threads: build reads the object on the threads it is given; a built table is
-// only read, and its const members may be called concurrently.
+// Threading: build reads the object on the threads it is given; a built table
+// is only read, and its const members may be called concurrently.
 //
 //===----------------------------------------------------------------------===//
 

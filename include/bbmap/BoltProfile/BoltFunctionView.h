@@ -17,7 +17,7 @@
 // DataAggregator::getFallthroughsInTrace() answers: the fall-through edges
 // a trace crosses, each from the offset of a block's last instruction.
 //
-// Threads: a view is built once and then only read: its const members may be
+// Threading: a view is built once and then only read: its const members may be
 // called concurrently; mapBlockStarts only reads the binary.
 //
 //===----------------------------------------------------------------------===//

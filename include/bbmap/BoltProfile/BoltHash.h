@@ -19,7 +19,7 @@
 // (an MCTargetExpr) to nothing, BOLT 22 (an MCSpecifierExpr) to the
 // specifier and the reference.
 //
-// Threads: a BoltHasher is used by one thread at a time (hash() caches the
+// Threading: a BoltHasher is used by one thread at a time (hash() caches the
 // opcodes it looks up).
 //
 //===----------------------------------------------------------------------===//

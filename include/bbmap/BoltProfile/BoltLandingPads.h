@@ -6,7 +6,7 @@
 // data, and each call site's landing pad starts a block. bbmap's view of a
 // function takes them from here when no .llvm_bb_addr_map covers it.
 //
-// Threads: the functions keep no state: calls may run on several threads at
+// Threading: the functions keep no state: calls may run on several threads at
 // once.
 //
 //===----------------------------------------------------------------------===//

@@ -6,7 +6,8 @@
 // density, the executed bytes per byte of code of the least dense of the
 // densest profiled functions that hold 99% of the samples.
 //
-// Threads: programStats drives its BoltRecordAggregator, which is one thread's.
+// Threading: programStats drives its BoltRecordAggregator, which is one
+// thread's.
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,7 +10,7 @@
 // entries. Counts of equal (from, to) pairs are summed. The fdata writer
 // (FdataWriter.h) and the YAML builder (BoltYAMLBuilder.h) write them.
 //
-// Threads: one thread drives a BoltRecordAggregator (add, viewOf); it reads
+// Threading: one thread drives a BoltRecordAggregator (add, viewOf); it reads
 // functions on the threads it is given.
 //
 //===----------------------------------------------------------------------===//

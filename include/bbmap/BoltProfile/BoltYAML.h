@@ -7,7 +7,7 @@
 // BoltYAMLProfile.h; docs/formats.md ("BOLT YAML profiles") describes the
 // format and the checks.
 //
-// Threads: the reader and the writer keep no state: calls may run on several
+// Threading: the reader and the writer keep no state: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

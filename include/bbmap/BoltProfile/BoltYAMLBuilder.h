@@ -12,7 +12,7 @@
 // blocks, with the BAT table's hashes, as perf2bolt's writeBATYAML() does.
 // The writer is BoltYAML.h; docs/profile.md describes the output.
 //
-// Threads: each call builds with an aggregator of its own, on
+// Threading: each call builds with an aggregator of its own, on
 // BoltYAMLOptions::Threads: calls may run at once.
 //
 //===----------------------------------------------------------------------===//

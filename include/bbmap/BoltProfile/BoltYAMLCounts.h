@@ -13,7 +13,7 @@
 // YAML (perf2bolt on a BOLTed binary) names the input binary's blocks and
 // is read against the input binary. docs/profile.md ("BOLT YAML input").
 //
-// Threads: countYAMLBlocks only reads its inputs: calls may run on several
+// Threading: countYAMLBlocks only reads its inputs: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

@@ -8,7 +8,7 @@
 // version does not write keep their defaults here, as BOLT's own mapping
 // does. docs/formats.md describes the format.
 //
-// Threads: plain data: const access may be concurrent, writes need one owner.
+// Threading: plain data: const access may be concurrent, writes need one owner.
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,8 +10,8 @@
 // dialect (LLVM 16's perf2bolt, the one that reads BOLT 16's BAT format)
 // does not drop returns.
 //
-// Threads: writeFdata drives the BoltRecordAggregator it is given, which is one
-// thread's.
+// Threading: writeFdata drives the BoltRecordAggregator it is given, which is
+// one thread's.
 //
 //===----------------------------------------------------------------------===//
 

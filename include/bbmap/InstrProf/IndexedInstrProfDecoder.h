@@ -13,7 +13,7 @@
 // failure is one DecodeError naming the offset and what is wrong. See
 // docs/instrprof.md.
 //
-// Threads: the decoders keep no state: calls may run on several threads at
+// Threading: the decoders keep no state: calls may run on several threads at
 // once.
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,8 @@
 // the magic (InstrProfReader::create does the same in LLVM): raw profiles
 // go to decodeRawInstrProfile, indexed ones to decodeIndexedInstrProfile.
 //
-// Threads: the readers keep no state: calls may run on several threads at once.
+// Threading: the readers keep no state: calls may run on several threads at
+// once.
 //
 //===----------------------------------------------------------------------===//
 

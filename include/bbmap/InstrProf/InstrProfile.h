@@ -12,7 +12,7 @@
 // uses LLVM's names (InstrProfData.inc, InstrProf.h) so that the fields map
 // one to one. See docs/instrprof.md.
 //
-// Threads: plain data: const access may be concurrent, writes need one owner.
+// Threading: plain data: const access may be concurrent, writes need one owner.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,7 +12,7 @@
 // checked against the file before anything is allocated for it; every failure
 // is a DecodeError naming the offset and what is wrong. See docs/instrprof.md.
 //
-// Threads: the decoders keep no state: calls may run on several threads at
+// Threading: the decoders keep no state: calls may run on several threads at
 // once.
 //
 //===----------------------------------------------------------------------===//

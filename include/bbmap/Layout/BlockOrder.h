@@ -8,7 +8,7 @@
 // binary into that order; docs/layout.md ("Relinking a layout") gives the
 // recipe.
 //
-// Threads: the functions only read their inputs: calls may run on several
+// Threading: the functions only read their inputs: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

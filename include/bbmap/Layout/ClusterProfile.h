@@ -6,7 +6,8 @@
 // what a layout asked for, for a check of what a rebuilt binary has
 // (LayoutCheck.h).
 //
-// Threads: the readers keep no state: calls may run on several threads at once.
+// Threading: the readers keep no state: calls may run on several threads at
+// once.
 //
 //===----------------------------------------------------------------------===//
 

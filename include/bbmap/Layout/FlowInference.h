@@ -10,8 +10,8 @@
 // closest to the weights: solved by solveFlow (FlowSolver.h) or by profi
 // itself. docs/profile.md gives the rules.
 //
-// Threads: inferFlow writes its BlockProfile, on the threads it is given; calls
-// on different profiles may run at once.
+// Threading: inferFlow writes its BlockProfile, on the threads it is given;
+// calls on different profiles may run at once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -13,7 +13,7 @@
 // the same it may pick another one than profi. docs/profile.md gives the
 // measurements.
 //
-// Threads: solveFlow writes only the FlowFunction it is given: calls on
+// Threading: solveFlow writes only the FlowFunction it is given: calls on
 // different functions may run at once.
 //
 //===----------------------------------------------------------------------===//

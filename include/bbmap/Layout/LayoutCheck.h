@@ -11,8 +11,8 @@
 // build, a rule clang has and the layout did not follow) shows as a
 // difference, never as silence.
 //
-// Threads: checkLayout only reads its inputs: calls may run on several threads
-// at once.
+// Threading: checkLayout only reads its inputs: calls may run on several
+// threads at once.
 //
 //===----------------------------------------------------------------------===//
 

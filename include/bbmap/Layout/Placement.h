@@ -12,7 +12,7 @@
 // bytes, ordered first). docs/layout.md gives the model and its assumption:
 // the machine that runs the program runs the same library builds.
 //
-// Threads: the functions only read their inputs (addOtherObjects writes its
+// Threading: the functions only read their inputs (addOtherObjects writes its
 // PlacementInput): calls on different inputs may run at once.
 //
 //===----------------------------------------------------------------------===//

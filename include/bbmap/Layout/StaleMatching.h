@@ -10,8 +10,8 @@
 // LLVM's profile inference. A function whose blocks all match unchanged keeps
 // its counts as they are. docs/profile.md ("Stale profiles") gives the rules.
 //
-// Threads: carryProfile only reads its inputs: calls may run on several threads
-// at once.
+// Threading: carryProfile only reads its inputs: calls may run on several
+// threads at once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -17,7 +17,7 @@
 // covers the address, while a "to" look-up (branch targets) returns the
 // first block that starts there, possibly a zero-size one.
 //
-// Threads: an index is only read once made: its const members may be called
+// Threading: an index is only read once made: its const members may be called
 // from several threads at once.
 //
 //===----------------------------------------------------------------------===//

@@ -6,7 +6,7 @@
 // descriptor bytes, and lists the function symbols that translation uses to
 // find the fragment containing an address and to name functions.
 //
-// Threads: the functions keep no state: calls may run on several threads at
+// Threading: the functions keep no state: calls may run on several threads at
 // once.
 //
 //===----------------------------------------------------------------------===//

@@ -9,8 +9,8 @@
 // their own table (whose input offsets are relative to the whole original
 // function) and are reported against their parent.
 //
-// Threads: a translator is only read once made: its const members may be called
-// from several threads at once.
+// Threading: a translator is only read once made: its const members may be
+// called from several threads at once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,7 +7,8 @@
 // the parent's block count. It returns findings rather than printing, so
 // a shared --verify driver can report them with the map checks.
 //
-// Threads: verifyBAT keeps no state: calls may run on several threads at once.
+// Threading: verifyBAT keeps no state: calls may run on several threads at
+// once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,9 +5,9 @@
 // relocatable objects), decodes them with decodeBBAddrMap and names the
 // functions the way llvm-readobj does. Output styles print the results.
 //
-// Threads: an ELFMapReader and the MapSectionReaders it opens may be used
-// from several threads at once; create() reads all that their const
-// members need.
+// Threading: an ELFMapReader and the MapSectionReaders it opens may be used
+// from several threads at once; create() reads all that their const members
+// need.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,8 +11,8 @@
 // address that covers code is then out of reach, and an exception through
 // that code terminates the program.
 //
-// Threads: the functions only read the object: calls may run on several threads
-// at once (a WarningList may be shared).
+// Threading: the functions only read the object: calls may run on several
+// threads at once (a WarningList may be shared).
 //
 //===----------------------------------------------------------------------===//
 

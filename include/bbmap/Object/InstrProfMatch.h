@@ -8,7 +8,7 @@
 // names the symbol could have. `bbmap-dump --instr-profile --binary` prints
 // the result; docs/instrprof.md gives the rules.
 //
-// Threads: the functions only read their inputs: calls may run on several
+// Threading: the functions only read their inputs: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

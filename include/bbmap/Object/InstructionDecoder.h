@@ -9,8 +9,8 @@
 // tbz/tbnz conditional branches, b, br), no-ops from the target's own
 // encoding of them (x86 NOOP*, AArch64 HINT #0).
 //
-// Threads: every const member may be called concurrently; decode() gives
-// each calling thread a disassembler of its own.
+// Threading: every const member may be called concurrently; decode() gives each
+// calling thread a disassembler of its own.
 //
 //===----------------------------------------------------------------------===//
 

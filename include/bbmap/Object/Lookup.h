@@ -4,8 +4,8 @@
 // ("ADDR[:from|:to]", hexadecimal, 0x optional), a whole file at a time,
 // and resolves them through an AddressIndex.
 //
-// Threads: the functions keep no state (parseLookupLines runs on the threads it
-// is given); findAll only reads the index.
+// Threading: the functions keep no state (parseLookupLines runs on the threads
+// it is given); findAll only reads the index.
 //
 //===----------------------------------------------------------------------===//
 

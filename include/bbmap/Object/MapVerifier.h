@@ -7,7 +7,7 @@
 // records, text functions without a record) and prints the findings as
 // text lines or JSON. docs/dumper.md gives the rules and the exact format.
 //
-// Threads: a MapVerifier is fed by one thread at a time, in section order;
+// Threading: a MapVerifier is fed by one thread at a time, in section order;
 // VerifyReport and VerifySummary are plain data.
 //
 //===----------------------------------------------------------------------===//

@@ -7,7 +7,7 @@
 // `bbmap-dump --lookup`, the `--input-binary` side of BAT look-ups and
 // bbmap-profile.
 //
-// Threads: open, openFile and decode run on one thread (decode on the threads
+// Threading: open, openFile and decode run on one thread (decode on the threads
 // it is given); then every const member may be called concurrently.
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,7 @@
 // ELF object to a callback; names sections the way every diagnostic does.
 // Shared by both tools and the fuzz targets.
 //
-// Threads: forEachObject calls its handler on the calling thread and reports
+// Threading: forEachObject calls its handler on the calling thread and reports
 // through Diagnostics, which is one thread's.
 //
 //===----------------------------------------------------------------------===//

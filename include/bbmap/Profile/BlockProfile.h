@@ -7,7 +7,7 @@
 // its callee and count. Blocks are named by their AddressIndex entry, which
 // numbers all blocks by ascending address; docs/profile.md gives the rules.
 //
-// Threads: countBlocks charges on the threads it is given; a BlockProfile is
+// Threading: countBlocks charges on the threads it is given; a BlockProfile is
 // plain data, written by one owner.
 //
 //===----------------------------------------------------------------------===//

@@ -9,7 +9,7 @@
 // samples are kept apart. Every reader sums the counts of identical
 // records, so the model holds each distinct record once.
 //
-// Threads: plain data: const access may be concurrent, writes need one owner.
+// Threading: plain data: const access may be concurrent, writes need one owner.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,7 +7,7 @@
 // names are turned into addresses by the caller, who owns the binary's
 // symbol table.
 //
-// Threads: the reader keeps its state in the call: calls may run on several
+// Threading: the reader keeps its state in the call: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

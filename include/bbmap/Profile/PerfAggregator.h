@@ -15,7 +15,7 @@
 // at the end. The result does not depend on how samples were split among
 // RawCounts.
 //
-// Threads: a PerfBinary is only read once made; a PerfAggregator is one
+// Threading: a PerfBinary is only read once made; a PerfAggregator is one
 // thread's, its RawCounts each one worker's at a time.
 //
 //===----------------------------------------------------------------------===//

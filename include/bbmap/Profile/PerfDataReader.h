@@ -18,7 +18,7 @@
 // are read when an event of the file records them, IP samples otherwise;
 // the profile's HasBranches says which.
 //
-// Threads: each call reads on PerfDataOptions::Threads threads with state of
+// Threading: each call reads on PerfDataOptions::Threads threads with state of
 // its own: calls may run at once.
 //
 //===----------------------------------------------------------------------===//

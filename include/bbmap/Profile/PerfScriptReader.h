@@ -19,7 +19,7 @@
 // first. Symbolised stacks (-F brstacksym) and callchain lines (perf record
 // -g without -G) are rejected with the line that shows them.
 //
-// Threads: the reader keeps its state in the call: calls may run on several
+// Threading: the reader keeps its state in the call: calls may run on several
 // threads at once.
 //
 //===----------------------------------------------------------------------===//

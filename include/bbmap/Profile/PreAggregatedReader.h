@@ -5,7 +5,7 @@
 // r), which include the B, F and f lines of BOLT 15 to 19. The format and
 // the choices made where perf2bolt is silent are in the class comment.
 //
-// Threads: read keeps its state in the call and parses on the threads it is
+// Threading: read keeps its state in the call and parses on the threads it is
 // given: calls may run at once.
 //
 //===----------------------------------------------------------------------===//

@@ -18,7 +18,8 @@
 // profiles with the same records give the same bytes whatever order or
 // grouping of inputs they were summed from.
 //
-// Threads: the writer keeps no state: calls may run on several threads at once.
+// Threading: the writer keeps no state: calls may run on several threads at
+// once.
 //
 //===----------------------------------------------------------------------===//
 

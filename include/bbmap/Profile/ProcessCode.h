@@ -8,7 +8,7 @@
 // that crosses it. A placement of the binary's hot code is weighed against
 // the lines of the other objects (Layout/Placement.h).
 //
-// Threads: the functions keep their state in the call: calls on different
+// Threading: the functions keep their state in the call: calls on different
 // ProcessCode may run at once.
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,7 @@
 // file, `perf script` text, a BOLT pre-aggregated profile or BOLT fdata,
 // each read by its own reader into a BranchProfile of the profiled binary.
 //
-// Threads: readProfile and readProfiles read on each source's threads with
+// Threading: readProfile and readProfiles read on each source's threads with
 // state of their own: calls may run at once.
 //
 //===----------------------------------------------------------------------===//

@@ -9,7 +9,7 @@
 // table finds and appends; the counts are the caller's to add, so that each
 // reader keeps its own rule for sums that overflow.
 //
-// Threads: a RecordTable and the profile it indexes are one thread's.
+// Threading: a RecordTable and the profile it indexes are one thread's.
 //
 //===----------------------------------------------------------------------===//
 

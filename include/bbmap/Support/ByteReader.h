@@ -5,7 +5,7 @@
 // field being read; counts are checked against the bytes left before the
 // caller allocates anything proportional to them.
 //
-// Threads: a ByteReader is one thread's cursor; the bytes it reads may be
+// Threading: a ByteReader is one thread's cursor; the bytes it reads may be
 // shared.
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,7 @@
 // message names the tool (given by the tool's main), the file and what is
 // wrong, in LLVM's "tool: error: 'file': message" form.
 //
-// Threads: calls must not overlap; OrderedOutput's actions, which report, run
+// Threading: calls must not overlap; OrderedOutput's actions, which report, run
 // one at a time.
 //
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,7 @@
 // back to the system, so that memory follows what is being decoded, not
 // the file's size. A page touched again comes back from the page cache.
 //
-// Threads: the functions keep no state: calls may run on several threads at
+// Threading: the functions keep no state: calls may run on several threads at
 // once.
 //
 //===----------------------------------------------------------------------===//

@@ -13,8 +13,8 @@
 // thread there is no pool: each task runs at once on the caller's thread.
 // The bytes written are the same for every thread count, by construction.
 //
-// Threads: one thread owns an OrderedOutput (submit, write, then, finish); its
-// tasks run on the pool and write only their own piece.
+// Threading: one thread owns an OrderedOutput (submit, write, then, finish);
+// its tasks run on the pool and write only their own piece.
 //
 //===----------------------------------------------------------------------===//
 

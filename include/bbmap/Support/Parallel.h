@@ -11,7 +11,7 @@
 // library cannot set per call. Work that is made while an input is read
 // (ordered output, perf.data batches) runs on a pool of the same count.
 //
-// Threads: every function may be called from several threads at once.
+// Threading: every function may be called from several threads at once.
 //
 //===----------------------------------------------------------------------===//
 

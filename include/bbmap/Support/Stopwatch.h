@@ -3,7 +3,7 @@
 // The one timer behind bbmap-dump's --lookup-stats and --bat-stats lines:
 // seconds since the stopwatch started, or since the previous lap.
 //
-// Threads: a Stopwatch is one thread's.
+// Threading: a Stopwatch is one thread's.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,7 @@
 // What `--version` prints for every bbmap tool: the tool, bbmap's version
 // and the LLVM it was built against, in the layout of LLVM's own tools.
 //
-// Threads: the functions keep no state: any thread may call them.
+// Threading: the functions keep no state: any thread may call them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,7 +6,7 @@
 // the list naming the file, as llvm-readobj's reportUniqueWarning prints
 // each warning once.
 //
-// Threads: add and append may be called concurrently (workers that read
+// Threading: add and append may be called concurrently (workers that read
 // functions of one file share its list); messages() once they are done.
 //
 //===----------------------------------------------------------------------===//
