@@ -118,6 +118,13 @@ std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj,
   std::vector<SymbolInfo> Syms;
   StringRef FileName;
   for (const ELFSymbolRef &S : Obj.symbols()) {
+    // getELFType() aborts on a symbol its table cannot give; getType()
+    // fails then, and only then.
+    if (Expected<SymbolRef::Type> Type = S.getType(); !Type) {
+      Warnings.add("symbol table", "unable to read the symbol table",
+                   Type.takeError());
+      continue;
+    }
     if (S.getELFType() == ELF::STT_FILE) {
       Expected<StringRef> Name = S.getName();
       FileName = Name ? *Name : StringRef();

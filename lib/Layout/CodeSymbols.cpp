@@ -15,6 +15,13 @@ void forEachCodeSymbol(const object::ELFObjectFileBase &Obj,
                        WarningList &Warnings,
                        function_ref<void(StringRef, uint64_t)> Visit) {
   for (const object::ELFSymbolRef &S : Obj.symbols()) {
+    // getELFType() aborts on a symbol its table cannot give; getType()
+    // fails then, and only then.
+    if (Expected<object::SymbolRef::Type> T = S.getType(); !T) {
+      Warnings.add("symbol table", "unable to read the symbol table",
+                   T.takeError());
+      continue;
+    }
     uint8_t Type = S.getELFType();
     if (Type != ELF::STT_FUNC && Type != ELF::STT_NOTYPE)
       continue;

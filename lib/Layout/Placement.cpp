@@ -174,6 +174,7 @@ double addOtherObjects(PlacementInput &Input, ProcessCode Code,
                        uint64_t LineBytes, uint64_t PageBytes) {
   if (!Code.HasBranches)
     spreadOverFunctions(Code, LineBytes);
+  Input.Warnings.append(Code.Warnings);
   double Fetches = 0;
   for (const LineWeight &L : programLines(Input.Program, LineBytes))
     Fetches += L.Fetches;

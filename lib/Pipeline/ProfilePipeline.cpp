@@ -178,6 +178,10 @@ private:
   void warn(StringRef File, const Twine &Msg) const {
     Diags.warning(File, Msg);
   }
+  /// Warns of what \p Warnings holds about \p File that this run has not
+  /// warned of yet: a kind of problem is reported once per file, whichever
+  /// reader met it first.
+  void warnAll(StringRef File, const WarningList &Warnings) const;
 
   OutputFormat format() const { return R.Outputs.front().Format; }
   raw_ostream &out(size_t I) { return Outs[I]->os(); }
@@ -220,6 +224,8 @@ private:
 
   const ProfileRequest &R;
   Diagnostics &Diags;
+  /// The warnings reported, by file (warnAll).
+  mutable StringMap<WarningList> Warned;
   ProfileSource Source;
   bool YAMLInput;
   PhaseTimers Phases;
@@ -336,10 +342,13 @@ Error ProfileRun::checkPlacement() const {
 /// profile ran in the other objects of its processes.
 Expected<Placement> ProfileRun::place(ArrayRef<FunctionLayout> Layout,
                                       const MappedBinary &Profiled) const {
-  Expected<std::unique_ptr<MappedBinary>> Placed =
-      ofFile(R.PlacedBinaryPath, MappedBinary::open(R.PlacedBinaryPath));
+  Expected<std::unique_ptr<MappedBinary>> Placed = ofFile(
+      R.PlacedBinaryPath,
+      MappedBinary::open(R.PlacedBinaryPath,
+                         MappedBinary::MapRequirement::Required, R.Threads));
   if (!Placed)
     return Placed.takeError();
+  warnAll(R.PlacedBinaryPath, (*Placed)->warnings());
   Triple::ArchType Arch = (*Placed)->object().getArch();
   CacheGeometry Cache = R.Cache.value_or(defaultCacheGeometry(Arch));
   Expected<PlacementInput> Input =
@@ -359,6 +368,7 @@ Expected<Placement> ProfileRun::place(ArrayRef<FunctionLayout> Layout,
   size_t Objects = Code->Objects.size();
   double Fetches =
       addOtherObjects(*Input, std::move(*Code), Cache.LineBytes, PlacementPage);
+  warnAll(Process, Input->Warnings);
   Placement P = choosePlacement(*Input, Cache, PlacementPage);
   Diags.note(
       R.PlacedBinaryPath,
@@ -426,6 +436,7 @@ Error ProfileRun::writeUnitProfiles(ArrayRef<FunctionLayout> Layout,
 BlockOrder ProfileRun::orderBlocks(ArrayRef<FunctionLayout> Layout,
                                    const MappedBinary &Binary) const {
   BlockOrder Order = blockOrder(Layout, Blocks, Binary, R.BlockScope);
+  warnAll(Binary.path(), Order.Warnings);
   if (Order.SharedSections)
     warn(Binary.path(),
          Twine(Order.SharedSections) +
@@ -582,6 +593,7 @@ Expected<ChargedBinary> ProfileRun::openInput() const {
   if (!Opened)
     return Opened.takeError();
   In.Binary = std::move(*Opened);
+  warnAll(R.InputBinaryPath, In.Binary->warnings());
   if (Error E = checkBATInput(*Binary, *In.Binary, R.IgnoreBuildID))
     return createFileError(R.InputBinaryPath, std::move(E));
   Expected<std::unique_ptr<InstructionDecoder>> Decoder = ofFile(
@@ -601,6 +613,7 @@ Expected<ChargedBinary> ProfileRun::openProfiled() const {
   if (!Opened)
     return Opened.takeError();
   Old.Binary = std::move(*Opened);
+  warnAll(R.ProfiledBinaryPath, Old.Binary->warnings());
   if (Old.Binary->bat())
     return fileError(R.ProfiledBinaryPath, "optimized by BOLT: give the "
                                            "binary BOLT read as "
@@ -706,11 +719,13 @@ Error ProfileRun::writeRecords(const ProfileOutput &O, raw_ostream &OS) {
     Options.DensityCutoff = R.DensityCutoff;
     Options.CountUnknownControlFlow = R.CountUnknownControlFlow;
     Options.Threads = R.Threads;
+    WarningList Warnings;
     Expected<boltyaml::Profile> YAMLOut =
         ofFile(R.BinaryPath, buildBoltYAML(Profile, *Binary, *Decoder, Options,
-                                           &Outcome.Stats));
+                                           &Outcome.Stats, &Warnings));
     if (!YAMLOut)
       return YAMLOut.takeError();
+    warnAll(R.BinaryPath, Warnings);
     boltyaml::writeBoltYAML(*YAMLOut, OS);
     return Error::success();
   }
@@ -723,6 +738,7 @@ Error ProfileRun::writeRecords(const ProfileOutput &O, raw_ostream &OS) {
                                                         R.Dialect, R.Threads);
   Expected<FdataStats> Stats =
       ofFile(R.BinaryPath, writeFdata(Profile, *Records, Options, OS));
+  warnAll(R.BinaryPath, Records->warnings());
   if (R.LeaveAllocated)
     BuryPointer(std::move(Records));
   if (!Stats)
@@ -764,6 +780,7 @@ Error ProfileRun::openAndRead() {
       consumeError(Read->takeError()); // The binary's error comes first.
     return createFileError(R.BinaryPath, std::move(E));
   }
+  warnAll(R.BinaryPath, Binary->warnings());
   if (Error E = checkBinary(*Binary)) {
     if (Read && !*Read)
       consumeError(Read->takeError());
@@ -946,12 +963,15 @@ Error ProfileRun::writeCounts() {
   } else if (format() == OutputFormat::YAML) {
     BoltYAMLOptions Options;
     Options.Dialect = R.Dialect;
-    Expected<boltyaml::Profile> YAMLOut =
-        ofFile(Charged->path(),
-               buildBoltYAML(Blocks, *Charged,
-                             Profiled ? *Decoder : *CountedDecoder, Options));
+    Options.Threads = R.Threads;
+    WarningList Warnings;
+    Expected<boltyaml::Profile> YAMLOut = ofFile(
+        Charged->path(),
+        buildBoltYAML(Blocks, *Charged, Profiled ? *Decoder : *CountedDecoder,
+                      Options, &Warnings));
     if (!YAMLOut)
       return YAMLOut.takeError();
+    warnAll(Charged->path(), Warnings);
     boltyaml::writeBoltYAML(*YAMLOut, OS);
   } else if (format() == OutputFormat::JSON) {
     printProfileJSON(OS, *Charged, Blocks, Origin, R.PrettyPrint);
@@ -959,6 +979,14 @@ Error ProfileRun::writeCounts() {
     printProfileSummary(OS, *Charged, Blocks, Origin, R.Top);
   }
   return Error::success();
+}
+
+void ProfileRun::warnAll(StringRef File, const WarningList &Warnings) const {
+  WarningList &Seen = Warned[File];
+  size_t Before = Seen.messages().size();
+  Seen.append(Warnings);
+  for (const std::string &Msg : Seen.messages().drop_front(Before))
+    warn(File, Msg);
 }
 
 Expected<ProfileOutcome> ProfileRun::run() {
@@ -999,11 +1027,15 @@ Expected<ProfileOutcome> runProfile(const ProfileRequest &Request,
   return ProfileRun(Request, Diags).run();
 }
 
-Error writeBlockSectionsFile(StringRef BinaryPath, StringRef OutputPath) {
+Error writeBlockSectionsFile(StringRef BinaryPath, StringRef OutputPath,
+                             unsigned Threads, Diagnostics &Diags) {
   Expected<std::unique_ptr<MappedBinary>> Binary =
-      ofFile(BinaryPath, MappedBinary::open(BinaryPath));
+      ofFile(BinaryPath,
+             MappedBinary::open(
+                 BinaryPath, MappedBinary::MapRequirement::Required, Threads));
   if (!Binary)
     return Binary.takeError();
+  Diags.warnings(BinaryPath, (*Binary)->warnings());
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::create(OutputPath);
   if (!Out)
     return Out.takeError();

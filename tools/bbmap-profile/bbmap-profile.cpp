@@ -372,7 +372,9 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   ThreadCount = Threads;
 
   if (Format == OutputFormat::BlockSections) {
-    if (Error E = writeBlockSectionsFile(BinaryPath, OutputPath)) {
+    Diagnostics Diags(ToolName, outs(), errs());
+    if (Error E = writeBlockSectionsFile(BinaryPath, OutputPath, ThreadCount,
+                                         Diags)) {
       WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
       return 1;
     }

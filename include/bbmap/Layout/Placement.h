@@ -83,6 +83,8 @@ struct PlacementInput {
   /// The address of the placed binary's hot code: the code after it moves
   /// with it.
   uint64_t HotStart = 0;
+  /// The other objects addOtherObjects could not read.
+  WarningList Warnings;
 };
 
 struct Placement {
@@ -119,8 +121,8 @@ placedProgram(llvm::ArrayRef<FunctionLayout> Layout,
 /// at their offsets in a page of \p PageBytes, their weights turned into
 /// the program's unit: the fetches of Input.Program's lines over
 /// Code.BinaryWeight (which must not be 0). IP samples are first spread
-/// over their functions (spreadOverFunctions). Returns the program's
-/// fetches as linked.
+/// over their functions (spreadOverFunctions; what it cannot read goes to
+/// Input.Warnings). Returns the program's fetches as linked.
 double addOtherObjects(PlacementInput &Input, ProcessCode Code,
                        uint64_t LineBytes, uint64_t PageBytes);
 

@@ -163,9 +163,11 @@ llvm::Expected<ProfileOutcome> runProfile(const ProfileRequest &Request,
                                           Diagnostics &Diags);
 
 /// Writes the --format=block-sections profile of \p BinaryPath (no profile
-/// is read) to \p OutputPath ("-": standard output).
+/// is read, the binary on \p Threads threads) to \p OutputPath ("-":
+/// standard output); what reading the binary went past goes to \p Diags.
 llvm::Error writeBlockSectionsFile(llvm::StringRef BinaryPath,
-                                   llvm::StringRef OutputPath);
+                                   llvm::StringRef OutputPath, unsigned Threads,
+                                   Diagnostics &Diags);
 
 } // namespace bbmap
 
