@@ -613,9 +613,6 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Dump = BAT;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
-  if (!InstrBinary.empty())
-    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
-                                Opts.PrettyJSON, Diag);
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
@@ -774,6 +771,12 @@ int main(int argc, char **argv) {
   // Look-up files are parsed on these.
   parallel::strategy = hardware_concurrency(ThreadCount);
   DumpContext Ctx;
+  if (!InstrBinary.empty() && !InstrProfileMode) {
+    WithColor::error(errs(), ToolName)
+        << "--binary goes with --instr-profile (with --bat, the input "
+           "binary is --input-binary)\n";
+    return 1;
+  }
   if (BoltYAMLMode)
     return runBoltYAMLMode(Ctx.Diag);
   if (Style == OutputStyle::YAML) {
