@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BATProfileTranslator.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -217,8 +218,11 @@ private:
   const BATTranslator &BAT;
   std::map<uint64_t, std::vector<uint64_t>> BoundariesOf;
   std::map<uint64_t, Fragment> Fragments;
-  DenseMap<uint64_t, uint64_t> InputAddresses;
-  DenseMap<uint64_t, std::optional<uint64_t>> StretchEnds;
+  /// By (BOLTed address, role): a pair of reserved halves is DenseMap's
+  /// reserved key, and no role is one.
+  DenseMap<std::pair<uint64_t, uint8_t>, uint64_t> InputAddresses;
+  /// By input address, any value of it.
+  AnyKeyMap<uint64_t, std::optional<uint64_t>> StretchEnds;
   BATTranslationStats &Stats = Result.Stats;
 };
 
@@ -290,8 +294,7 @@ uint64_t Translator::inputAddress(const Place &P, Role R) {
   --I;
   if (F.Offsets[I] == P.Offset)
     return F.input(I);
-  uint64_t Key = P.Address << 1 | (R == Role::Entered);
-  auto [It, New] = InputAddresses.try_emplace(Key, 0);
+  auto [It, New] = InputAddresses.try_emplace({P.Address, uint8_t(R)}, 0);
   if (New)
     It->second = countedAddress(P, I, R);
   return It->second;

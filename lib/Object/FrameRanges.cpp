@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/FrameRanges.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
@@ -116,9 +115,9 @@ Expected<HiddenFrames> hiddenFrames(const ELFObjectFileBase &Obj,
     return Malformed(8, "a table of " + Twine(Count) + " entries in " +
                             Twine(Data.size()) + " bytes");
   // The FDEs by address in .eh_frame, and the starts that some FDE
-  // covering code has.
-  DenseMap<uint64_t, uint64_t> RangeAt;
-  DenseSet<uint64_t> CodeStarts;
+  // covering code has: addresses from the file, any value.
+  AnyKeyMap<uint64_t, uint64_t> RangeAt;
+  AnyKeySet<uint64_t> CodeStarts;
   forEachFDE(Obj, Warnings, [&](const dwarf::FDE &F, uint64_t SectionAddress) {
     RangeAt[SectionAddress + F.getOffset()] = F.getAddressRange();
     if (F.getAddressRange())

@@ -13,7 +13,7 @@
 #include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Perf/PerfFormat.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MathExtras.h"
@@ -60,7 +60,8 @@ private:
 
   StringRef BinaryName;
   uint64_t LineBytes;
-  DenseMap<int32_t, std::vector<Mapping>> Processes;
+  /// By PID: every int32_t, DenseMap's reserved keys too.
+  AnyKeyMap<int32_t, std::vector<Mapping>> Processes;
   StringMap<uint32_t> ObjectIndex;
   ProcessCode Code;
 };
@@ -140,8 +141,14 @@ Error LineCollector::record(PerfFile &File, const Record &R) {
     TaskEvent T;
     if (Error E = File.decodeTask(R, T))
       return E;
-    if (T.PID != T.PPID && Processes.count(T.PPID))
-      Processes[T.PID] = Processes[T.PPID];
+    if (T.PID == T.PPID)
+      return Error::success();
+    // A copy first: inserting the child may grow the table and move the
+    // parent's mappings.
+    if (auto It = Processes.find(T.PPID); It != Processes.end()) {
+      std::vector<Mapping> Parent = It->second;
+      Processes[T.PID] = std::move(Parent);
+    }
     return Error::success();
   }
   case record::Sample: {

@@ -612,9 +612,6 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Dump = BAT;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
-  if (!InstrBinary.empty())
-    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
-                                Opts.PrettyJSON, ThreadCount, Diag);
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
@@ -771,6 +768,12 @@ int main(int argc, char **argv) {
   }
   ThreadCount = threadCount(Threads);
   DumpContext Ctx;
+  if (!InstrBinary.empty() && !InstrProfileMode) {
+    WithColor::error(errs(), ToolName)
+        << "--binary goes with --instr-profile (with --bat, the input "
+           "binary is --input-binary)\n";
+    return 1;
+  }
   if (BoltYAMLMode)
     return runBoltYAMLMode(Ctx.Diag);
   if (Style == OutputStyle::YAML) {
