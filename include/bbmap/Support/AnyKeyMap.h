@@ -9,6 +9,9 @@
 // every value of T is a key: AnyKeyMap and AnyKeySet are the tables for
 // keys that come from input.
 //
+// Threading: as DenseMap's: const access may be concurrent, writes need one
+// owner.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_ANYKEYMAP_H
