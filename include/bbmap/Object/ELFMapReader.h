@@ -1,9 +1,9 @@
 //===- ELFMapReader.h - maps of an ELF file ---------------------*- C++ -*-===//
 //
-// The ELF side of bbmap-dump: finds the .llvm_bb_addr_map sections of an
+// The maps of one ELF file: finds the .llvm_bb_addr_map sections of an
 // ELF32/64 LE/BE file, resolves their address fields (relocations in
 // relocatable objects), decodes them with decodeBBAddrMap and names the
-// functions the way llvm-readobj does. Output styles print the results.
+// functions the way llvm-readobj does, streaming or a section at a time.
 //
 // Threading: an ELFMapReader and the MapSectionReaders it opens may be used
 // from several threads at once; create() reads all that their const members

@@ -1,6 +1,6 @@
 //===- Lookup.h - address look-up requests and results ----------*- C++ -*-===//
 //
-// Address look-ups (bbmap-dump --lookup / --lookup-file): parses addresses
+// Address look-ups (what bbmap-dump --lookup prints): parses addresses
 // ("ADDR[:from|:to]", hexadecimal, 0x optional), a whole file at a time,
 // and resolves them through an AddressIndex.
 //

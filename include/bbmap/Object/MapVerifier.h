@@ -1,6 +1,6 @@
 //===- MapVerifier.h - structural checks of decoded maps --------*- C++ -*-===//
 //
-// bbmap-dump --verify: checks the decoded basic-block address maps of one
+// Structural checks (bbmap-dump --verify): checks the decoded maps of one
 // file against its symbols and section headers (blocks inside their
 // function's or function part's symbol extent, sorted and disjoint blocks,
 // callsites inside their block, the SHF_LINK_ORDER target, duplicate

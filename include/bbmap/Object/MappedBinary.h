@@ -1,11 +1,10 @@
 //===- MappedBinary.h - a linked binary, its maps indexed -------*- C++ -*-===//
-//-*-===//
 //
 // A linked ELF file opened for profile work: every .llvm_bb_addr_map
 // section decoded and indexed by address, its function symbols by address
-// and by name, its build ID and, when it was BOLTed, its BAT table. Serves
-// `bbmap-dump --lookup`, the `--input-binary` side of BAT look-ups and
-// bbmap-profile.
+// and by name, its build ID and, when it was BOLTed, its BAT table: what
+// look-ups, BAT translation and every profile reader need of the binary a
+// profile was recorded on.
 //
 // Threading: open, openFile and decode run on one thread (decode on the threads
 // it is given); then every const member may be called concurrently.

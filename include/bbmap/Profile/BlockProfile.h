@@ -1,6 +1,6 @@
 //===- BlockProfile.h - per-block and per-edge counts -----------*- C++ -*-===//
 //
-// What bbmap-profile computes from a BranchProfile and the binary's maps:
+// Block and edge counts: what a BranchProfile and the binary's maps give:
 // for every basic block of the maps, how often its first byte executed (or,
 // for IP samples, how many samples fell in it); for every CFG edge between
 // two blocks of one function, how often it was taken; for every call site,

@@ -1,8 +1,8 @@
 //===- ProfileSource.h - read any profile input -----------------*- C++ -*-===//
 //
-// The one entry point bbmap-profile reads its input through: a perf.data
-// file, `perf script` text, a BOLT pre-aggregated profile or BOLT fdata,
-// each read by its own reader into a BranchProfile of the profiled binary.
+// Reads any profile of a binary through one call: a perf.data file,
+// `perf script` text, a BOLT pre-aggregated profile or BOLT fdata, each
+// read by its own reader into a BranchProfile of the profiled binary.
 //
 // Threading: readProfile and readProfiles read on each source's threads with
 // state of their own: calls may run at once.
