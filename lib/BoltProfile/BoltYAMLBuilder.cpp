@@ -616,7 +616,7 @@ Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
                                           const BoltYAMLOptions &Options,
                                           WarningList *Warnings) {
   if (Error E = checkBoltYAMLWritable(Binary))
-    return std::move(E);
+    return E;
   BoltYAMLOptions LBR = Options;
   LBR.BasicSamples = false;
   YAMLBuilder Builder(Binary, Decoder, LBR);
@@ -631,7 +631,7 @@ buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
               const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
               FdataStats *Stats, WarningList *Warnings) {
   if (Error E = checkBoltYAMLWritable(Binary))
-    return std::move(E);
+    return E;
   YAMLBuilder Builder(Binary, Decoder, Options);
   boltyaml::Profile P = Builder.build(Profile);
   if (Stats)

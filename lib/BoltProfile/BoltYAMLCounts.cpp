@@ -334,7 +334,7 @@ void YAMLCharger::chargeFunction(const boltyaml::Function &YF) {
     Out.Misfits.push_back({YF.Name, "its code does not decode", YF.ExecCount});
     return;
   }
-  Placed F{YF, *BF, *View, {}, {}};
+  Placed F{YF, *BF, *View, {}, {}, {}};
   if (std::optional<std::string> Why = place(F)) {
     Out.Misfits.push_back(
         {YF.Name, *Why + " (a profile of another build?)", YF.ExecCount});
