@@ -22,10 +22,14 @@
 #   perf script   -F pid,event,brstack|ip --show-mmap-events
 #                 --show-task-events -G --no-itrace -i FILE > /dev/null
 #   bbmap-profile --perfdata=FILE --format=fdata (every core, and 1 thread)
-#   bbmap-dump    --perf-data [--brstack] FILE > /dev/null (the text)
+#   bbmap-dump    --perf-data [--brstack] FILE > /dev/null (the text; every
+#                 core, and 1 thread)
 #   read          the file read into memory, 1 MiB per read() (the ceiling)
 # Medians of wall, CPU (user+sys) and peak RSS (GNU time), MB/s of input,
-# and the ratios to bbmap-profile's wall, CPU and RSS.
+# the ratios to bbmap-profile's wall, CPU and RSS. Then, for lbr.data,
+# perf script's wall and CPU over bbmap-dump's, and where bbmap-dump's CPU
+# time goes by phase (read, order, decode, format, write), from a
+# cpu-clock profile of one run on every core (bench/tools/perf-phases.py).
 #
 # Usage: bench/perfdata-sqlite.sh        (env RUNS=N, SIZE=BYTES)
 # Outputs go to bench/out/perfdata-sqlite/. Exits non-zero if an output
@@ -121,7 +125,8 @@ for input in lbr ip; do
     "perf script::perf script -F pid,event,$fields --show-mmap-events --show-task-events -G --no-itrace -i $f"
     "bbmap-profile::$PROFILE $bin --perfdata=$f --format=fdata -o $input.bb.fdata"
     "bbmap-profile --threads=1::$PROFILE $bin --perfdata=$f --threads=1 --format=fdata -o $input.bb.fdata"
-    "bbmap-dump --perf-data::$DUMP --perf-data ${dump[*]} $f")
+    "bbmap-dump --perf-data::$DUMP --perf-data ${dump[*]} $f"
+    "bbmap-dump --perf-data --threads=1::$DUMP --perf-data ${dump[*]} --threads=1 $f")
   names=() tags=()
   for i in "${!cmds[@]}"; do names+=("${cmds[$i]%%::*}"); rm -f "$input.$i.times"; done
   rm -f "$input.read.times"
@@ -145,6 +150,19 @@ for input in lbr ip; do
   rw=$(col "$input.read" 1)
   printf '| read (ceiling) | %.3f | | | %.1f | %.2f | | |\n' "$rw" \
     "$(echo "$mb / $rw" | bc -l)" "$(echo "$rw / $bw" | bc -l)"
+  # ip.data's times are at GNU time's resolution: no ratios, no profile.
+  if [ $input = lbr ]; then
+    for i in 4 5; do
+      printf 'perf script / %s: wall %.2f, CPU %.2f\n' "${names[$i]}" \
+        "$(echo "$(col "$input.1" 1) / $(col "$input.$i" 1)" | bc -l)" \
+        "$(echo "$(col "$input.1" 2) / $(col "$input.$i" 2)" | bc -l)"
+    done
+    echo "bbmap-dump --perf-data ${dump[*]}: CPU seconds by phase (cpu-clock profile)"
+    perf record -q -e cpu-clock -F 1999 -o phases.data -- \
+      "$DUMP" --perf-data "${dump[@]}" $f >/dev/null 2>phases.log ||
+      die "perf record failed; see $out/phases.log"
+    python3 "$BENCH/tools/perf-phases.py" phases.data 1999
+  fi
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$status" -eq 0 ]; then echo "perfdata-sqlite: PASS"; else echo "perfdata-sqlite: FAIL"; fi

@@ -3,16 +3,16 @@
 // libFuzzer target for lib/Perf and the native perf.data reader. The input
 // is a perf.data file, file or pipe mode (seeds: fuzz/seeds/fuzz-perf-data,
 // recorded and generated files and cut or corrupted variants of them). It
-// is printed as perf script text (-F ip and -F brstack, bbmap-dump's
-// printer) and read into a BranchProfile for a PIE named "loops-switch"
-// with a build ID and for the same binary linked at 0x400000, on one
-// thread and on two; every profile read is walked. The lines its processes
-// ran in every object (ProcessCode.h, what --format=placement reads) are
-// read too.
+// is printed as perf script text (-F ip and -F brstack, printPerfScript:
+// on the calling thread, and on two threads with one record per batch) and
+// read into a BranchProfile for a PIE named "loops-switch" with a build ID
+// and for the same binary linked at 0x400000, on one thread and on two;
+// every profile read is walked. The lines its processes ran in every
+// object (ProcessCode.h, what --format=placement reads) are read too.
 //
 //===----------------------------------------------------------------------===//
 
-#include "PerfDataCommand.h"
+#include "bbmap/Perf/PerfScript.h"
 #include "bbmap/Profile/PerfDataReader.h"
 #include "bbmap/Profile/ProcessCode.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -57,11 +57,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static const PerfBinary Fixed = makeBinary(true);
   MemoryBufferRef Buffer(StringRef(reinterpret_cast<const char *>(Data), Size),
                          "fuzz");
-  for (bool BranchStack : {false, true}) {
-    PerfDataPrintOptions Opts;
-    Opts.BranchStack = BranchStack;
-    consumeError(printPerfScript(Buffer, Opts, nulls()));
-  }
+  static OrderedOutput OneThread(nulls(), 1), TwoThreads(nulls(), 2);
+  for (bool BranchStack : {false, true})
+    for (OrderedOutput *Out : {&OneThread, &TwoThreads}) {
+      Expected<std::unique_ptr<perf::PerfFile>> File =
+          perf::PerfFile::create(Buffer);
+      if (!File) {
+        consumeError(File.takeError());
+        break;
+      }
+      perf::PerfScriptOptions Opts;
+      Opts.BranchStack = BranchStack;
+      Opts.BatchBytes = Out == &TwoThreads ? 0 : Opts.BatchBytes;
+      consumeError(perf::printPerfScript(**File, Opts, *Out));
+    }
   for (const PerfBinary *Binary : {&PIE, &Fixed})
     for (unsigned Threads : {1U, 2U}) {
       PerfDataOptions Options;

@@ -94,20 +94,6 @@ uint64_t ByteOrder::branchFlags(uint64_t V) const {
   return Out;
 }
 
-BranchFlags BranchEntry::flags() const {
-  BranchFlags F;
-  F.Mispred = Flags & 1;
-  F.Predicted = Flags >> 1 & 1;
-  F.InTx = Flags >> 2 & 1;
-  F.Abort = Flags >> 3 & 1;
-  F.Cycles = Flags >> 4 & 0xffff;
-  F.Type = Flags >> 20 & 0xf;
-  F.SpecBits = Flags >> 24 & 3;
-  F.NewType = Flags >> 26 & 0xf;
-  F.Privilege = Flags >> 30 & 7;
-  return F;
-}
-
 struct PerfFile::Decompressor {
   ZSTD_DStream *Stream = nullptr;
   /// Decompressed bytes not yet handed on: the start of a record whose

@@ -214,6 +214,12 @@ cl::opt<bool> PerfBranchStack(
     cl::desc("With --perf-data: print branch stacks (perf script -F "
              "pid,event,brstack) instead of IPs"),
     cl::cat(DumpCategory));
+cl::opt<uint64_t> PerfBatchBytes(
+    "perf-batch-bytes",
+    cl::desc("With --perf-data: format the delivered records in batches of "
+             "about N bytes of records, one task each (for testing)"),
+    cl::init(perf::PerfScriptOptions().BatchBytes), cl::value_desc("N"),
+    cl::Hidden, cl::cat(DumpCategory));
 
 cl::opt<bool> Verify(
     "verify",
@@ -791,9 +797,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (PerfDataMode) {
-    PerfDataPrintOptions Opts;
+    perf::PerfScriptOptions Opts;
     Opts.BranchStack = PerfBranchStack;
-    return runPerfData(InputFiles, Opts, Ctx.Diag);
+    Opts.BatchBytes = PerfBatchBytes;
+    return runPerfData(InputFiles, Opts, Ctx.Out, Ctx.Diag);
   }
   if (BAT || !Translate.empty() || !TranslateFile.empty())
     return runBATMode(Ctx.Diag);

@@ -122,7 +122,21 @@ struct BranchEntry {
   uint64_t Flags = 0;
 
   bool mispredicted() const { return Flags & 1; }
-  BranchFlags flags() const;
+  /// Inline: a printer unpacks the flags of every entry, and the struct
+  /// returned through memory costs a store-forwarding stall per call.
+  BranchFlags flags() const {
+    BranchFlags F;
+    F.Mispred = Flags & 1;
+    F.Predicted = Flags >> 1 & 1;
+    F.InTx = Flags >> 2 & 1;
+    F.Abort = Flags >> 3 & 1;
+    F.Cycles = Flags >> 4 & 0xffff;
+    F.Type = Flags >> 20 & 0xf;
+    F.SpecBits = Flags >> 24 & 3;
+    F.NewType = Flags >> 26 & 0xf;
+    F.Privilege = Flags >> 30 & 7;
+    return F;
+  }
 };
 
 /// The fields of a PERF_RECORD_SAMPLE. Absent fields keep perf's defaults

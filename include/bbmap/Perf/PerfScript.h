@@ -1,0 +1,44 @@
+//===- PerfScript.h - perf script's text of a perf.data file ----*- C++ -*-===//
+//
+// Prints a perf.data file (file or pipe mode) as perf 6.1 prints it with
+//   perf script -F pid,event,ip --show-mmap-events --show-task-events -G
+//               --no-itrace -i FILE
+// or, with BranchStack, -F pid,event,brstack (builtin-script.c and
+// util/event.c): samples, MMAP/MMAP2, COMM, FORK and EXIT records in
+// perf's delivery order (EventQueue.h), byte for byte.
+//
+// The calling thread reads the records, orders them and decodes them (every
+// check, in order); it cuts the delivered records into batches of lines
+// that point into the file, which OrderedOutput's threads format and write
+// in order. The text is the same for every thread count and batch size.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BBMAP_PERF_PERFSCRIPT_H
+#define BBMAP_PERF_PERFSCRIPT_H
+
+#include "bbmap/Perf/PerfFile.h"
+#include "bbmap/Support/OrderedOutput.h"
+#include "llvm/Support/Error.h"
+#include <cstddef>
+
+namespace bbmap::perf {
+
+struct PerfScriptOptions {
+  /// -F pid,event,brstack instead of -F pid,event,ip.
+  bool BranchStack = false;
+  /// A batch, formatted by one task, ends after the record that brings the
+  /// bytes of its records to this many (about the size of its text).
+  size_t BatchBytes = 512 << 10;
+};
+
+/// Prints every record of \p File to \p Out. Stops at the first error (a
+/// malformed record, in delivery order), which it returns after the text
+/// of the records before it. Returns once every piece it submitted to
+/// \p Out is written, so \p File and its buffer may go then.
+llvm::Error printPerfScript(PerfFile &File, const PerfScriptOptions &Opts,
+                            OrderedOutput &Out);
+
+} // namespace bbmap::perf
+
+#endif // BBMAP_PERF_PERFSCRIPT_H
