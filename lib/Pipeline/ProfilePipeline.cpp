@@ -199,6 +199,7 @@ private:
   Expected<BranchProfile> readSources(const MappedBinary &Recorded);
   void warnMisfits(const MappedBinary &Binary, const BlockProfile *Blocks,
                    bool Layout) const;
+  Expected<ChargedBinary> openCharged(StringRef Path) const;
   Expected<ChargedBinary> openInput() const;
   Expected<ChargedBinary> openProfiled() const;
   Expected<boltyaml::Profile> readYAML(StringRef Path) const;
@@ -584,45 +585,40 @@ void ProfileRun::warnMisfits(const MappedBinary &Binary,
                           Binary.path() + "': is it a profile of this binary?");
 }
 
-Expected<ChargedBinary> ProfileRun::openInput() const {
-  ChargedBinary In;
+/// Opens \p Path, which must have a map, with its decoder: the input binary
+/// of a BOLTed one, or the build a stale profile was recorded on.
+Expected<ChargedBinary> ProfileRun::openCharged(StringRef Path) const {
+  ChargedBinary C;
   Expected<std::unique_ptr<MappedBinary>> Opened = ofFile(
-      R.InputBinaryPath,
-      MappedBinary::open(R.InputBinaryPath,
-                         MappedBinary::MapRequirement::Required, R.Threads));
+      Path, MappedBinary::open(Path, MappedBinary::MapRequirement::Required,
+                               R.Threads));
   if (!Opened)
     return Opened.takeError();
-  In.Binary = std::move(*Opened);
-  warnAll(R.InputBinaryPath, In.Binary->warnings());
-  if (Error E = checkBATInput(*Binary, *In.Binary, R.IgnoreBuildID))
-    return createFileError(R.InputBinaryPath, std::move(E));
-  Expected<std::unique_ptr<InstructionDecoder>> Decoder = ofFile(
-      R.InputBinaryPath, InstructionDecoder::create(In.Binary->object()));
+  C.Binary = std::move(*Opened);
+  warnAll(Path, C.Binary->warnings());
+  Expected<std::unique_ptr<InstructionDecoder>> Decoder =
+      ofFile(Path, InstructionDecoder::create(C.Binary->object()));
   if (!Decoder)
     return Decoder.takeError();
-  In.Decoder = std::move(*Decoder);
+  C.Decoder = std::move(*Decoder);
+  return C;
+}
+
+Expected<ChargedBinary> ProfileRun::openInput() const {
+  Expected<ChargedBinary> In = openCharged(R.InputBinaryPath);
+  if (!In)
+    return In.takeError();
+  if (Error E = checkBATInput(*Binary, *In->Binary, R.IgnoreBuildID))
+    return createFileError(R.InputBinaryPath, std::move(E));
   return In;
 }
 
 Expected<ChargedBinary> ProfileRun::openProfiled() const {
-  ChargedBinary Old;
-  Expected<std::unique_ptr<MappedBinary>> Opened = ofFile(
-      R.ProfiledBinaryPath,
-      MappedBinary::open(R.ProfiledBinaryPath,
-                         MappedBinary::MapRequirement::Required, R.Threads));
-  if (!Opened)
-    return Opened.takeError();
-  Old.Binary = std::move(*Opened);
-  warnAll(R.ProfiledBinaryPath, Old.Binary->warnings());
-  if (Old.Binary->bat())
+  Expected<ChargedBinary> Old = openCharged(R.ProfiledBinaryPath);
+  if (Old && Old->Binary->bat())
     return fileError(R.ProfiledBinaryPath, "optimized by BOLT: give the "
                                            "binary BOLT read as "
                                            "--profiled-binary");
-  Expected<std::unique_ptr<InstructionDecoder>> Decoder = ofFile(
-      R.ProfiledBinaryPath, InstructionDecoder::create(Old.Binary->object()));
-  if (!Decoder)
-    return Decoder.takeError();
-  Old.Decoder = std::move(*Decoder);
   return Old;
 }
 
