@@ -24,7 +24,7 @@ set(BBMAP_INSTALL_INCLUDEDIR
 set(BBMAP_INSTALL_CMAKEDIR
   ${CMAKE_INSTALL_LIBDIR}/cmake/bbmap-llvm-${BBMAP_LLVM_MAJOR})
 set(BBMAP_LIBRARIES bbmap_support bbmap_bbaddrmap bbmap_bat bbmap_instrprof bbmap_perf
-  bbmap_object bbmap_profile bbmap_boltprofile bbmap_layout)
+  bbmap_object bbmap_profile bbmap_boltprofile bbmap_layout bbmap_pipeline)
 
 # Tools: the build tree's names get the major appended. Their RUNPATH names
 # the LLVM library directory of this major. Where the libLLVM it holds is a

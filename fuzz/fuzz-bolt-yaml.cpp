@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltYAML.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +26,7 @@ void check(bool Condition) {
 }
 
 void checkProfile(const Profile &P) {
-  DenseSet<uint32_t> Ids;
+  bbmap::AnyKeySet<uint32_t> Ids;
   for (const Function &F : P.Functions) {
     check(Ids.insert(F.Id).second);
     for (const Block &B : F.Blocks) {

@@ -101,8 +101,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       object::ObjectFile::createObjectFile(Buffer);
   if (!Obj)
     consumeError(Obj.takeError());
-  else if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get()))
-    if (Expected<HiddenFrames> Hidden = hiddenFrames(*ELF); !Hidden)
+  else if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get())) {
+    WarningList Warnings;
+    if (Expected<HiddenFrames> Hidden = hiddenFrames(*ELF, Warnings); !Hidden)
       consumeError(Hidden.takeError());
+  }
   return 0;
 }

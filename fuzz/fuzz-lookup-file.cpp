@@ -4,23 +4,16 @@
 // parser of --lookup-file, against forEachAddressLine + parseLookupRequest,
 // the line-by-line reading every other address file gets: both must give
 // the same requests, or the same error. The first input byte picks the
-// smallest chunk (so that small inputs are cut into many chunks); the rest
-// is the file.
+// smallest chunk (so that small inputs are cut into many chunks), parsed on
+// two threads; the rest is the file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/Lookup.h"
-#include "llvm/Support/Parallel.h"
-#include "llvm/Support/Threading.h"
 #include <cstdlib>
 
 using namespace llvm;
 using namespace bbmap;
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  parallel::strategy = hardware_concurrency(2);
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0)
@@ -29,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   StringRef Contents(reinterpret_cast<const char *>(Data + 1), Size - 1);
 
   std::vector<LookupRequest> Parallel;
-  Error Chunked = parseLookupLines(Contents, "f", Parallel, MinChunk);
+  Error Chunked =
+      parseLookupLines(Contents, "f", Parallel, /*Threads=*/2, MinChunk);
   std::vector<LookupRequest> Lines;
   Error ByLine =
       forEachAddressLine(Contents, "f", [&](StringRef Text) -> Error {

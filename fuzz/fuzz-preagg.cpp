@@ -46,8 +46,8 @@ void checkLimits(const BranchProfile &P, size_t Lines) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   StringRef Text(reinterpret_cast<const char *>(Data), Size);
   MemoryBufferRef Buffer(Text, "fuzz");
-  Expected<BranchProfile> All = PreAggregatedReader::read(Buffer, "");
-  Expected<BranchProfile> Own = PreAggregatedReader::read(Buffer, "ab12");
+  Expected<BranchProfile> All = PreAggregatedReader::read(Buffer, "", 1);
+  Expected<BranchProfile> Own = PreAggregatedReader::read(Buffer, "ab12", 1);
   // Skipping records can only avoid a summed count's overflow, never cause
   // an error; every other error is the same in both reads, unless the
   // first read stopped earlier at an overflow the second one avoided.

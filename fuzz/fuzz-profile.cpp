@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   StringRef Text(reinterpret_cast<const char *>(Data), Size);
   Expected<BranchProfile> P =
-      PreAggregatedReader::read(MemoryBufferRef(Text, "fuzz"), "");
+      PreAggregatedReader::read(MemoryBufferRef(Text, "fuzz"), "", 1);
   if (!P) {
     consumeError(P.takeError());
     return 0;

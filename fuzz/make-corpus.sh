@@ -14,7 +14,8 @@
 # (raw profiles of test/instrprof, byte-swapped and malformed copies) and
 # OUT_DIR/fuzz-perf-data (test/perf's perf.data files and variants); the
 # hand-written seeds of the text readers are copied from
-# fuzz/seeds/<target>/.
+# fuzz/seeds/<target>/, and fuzz-bolt-yaml's crash reproducers from
+# test/profile/Inputs/fuzz-crashes.
 # Environment: BBMAP_PLUGIN, an LLVM 22 build of bbmap-plugin.so (default:
 # build/llvm-22/bbmap-plugin.so if present).
 set -euo pipefail
@@ -202,6 +203,8 @@ for d in "$root"/fuzz/seeds/*/; do
   mkdir -p "$out/$(basename "$d")"
   cp "$d"* "$out/$(basename "$d")"/
 done
+# fuzz-bolt-yaml replays its crash reproducers (test/profile/fuzz-crashes.test).
+cp "$root"/test/profile/Inputs/fuzz-crashes/bolt-yaml-* "$out/fuzz-bolt-yaml"/
 echo "make-corpus.sh: $(ls "$elf" | wc -l) files in $elf," \
   "$(ls "$out/fuzz-bb-addr-map" | wc -l) in $out/fuzz-bb-addr-map," \
   "$(ls "$bat" | wc -l) in $bat"

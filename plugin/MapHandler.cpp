@@ -9,6 +9,7 @@
 
 #include "MapHandler.h"
 #include "BlockHash.h"
+#include "Targets.h"
 #include "llvm/CodeGen/AsmPrinter.h"
 #include "llvm/CodeGen/LazyMachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
@@ -139,10 +140,11 @@ MapHandler::MapHandler(AsmPrinter &AP, Expected<MapOptions> O) : AP(AP) {
   }
   Opts = *O;
   Active = Opts.Enabled;
-  if (Active && !AP.TM.getTargetTriple().isOSBinFormatELF()) {
-    PendingDiagnostic = "bbmap: .llvm_bb_addr_map is ELF-only; no map is "
-                        "emitted for target '" +
-                        AP.TM.getTargetTriple().str() + "'";
+  if (!Active)
+    return;
+  if (std::optional<std::string> Why =
+          uncoveredTarget(AP.TM.getTargetTriple())) {
+    PendingDiagnostic = "bbmap: " + *Why;
     Active = false;
   }
 }

@@ -12,6 +12,7 @@
 
 #include "MapHandler.h"
 #include "Options.h"
+#include "Targets.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/CodeGen/AsmPrinter.h"
 #include "llvm/Config/llvm-config.h"
@@ -43,8 +44,9 @@ DenseMap<const Target *, Target> &originalTargets() {
 /// pipeline is built, before any block exists and after the pipeline's
 /// shape was chosen, so the list mode set here adds no pass (no profile
 /// reader, no sections) and changes no code: only the IDs are assigned.
+/// Targets the plugin does not cover are left as they are.
 void requestBlockIDs(TargetMachine &TM) {
-  if (TM.getTargetTriple().isOSBinFormatELF() &&
+  if (!uncoveredTarget(TM.getTargetTriple()) &&
       TM.getBBSectionsType() == BasicBlockSection::None &&
       !TM.Options.BBAddrMap)
     TM.Options.BBSections = BasicBlockSection::List;

@@ -41,6 +41,8 @@ pkgs="$pkgs libpcre3-dev"
 pkgs="$pkgs libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross"
 # bbmap-profile's malloc (tools/bbmap-profile/CMakeLists.txt).
 pkgs="$pkgs libmimalloc-dev"
+# GoogleTest: the unit tests of unittests/ (cmake/BBMapUnitTests.cmake).
+pkgs="$pkgs libgtest-dev"
 
 missing=""
 for p in $pkgs; do

@@ -9,6 +9,9 @@
 # asked for, shown by bbmap-dump's table and checked by its --check-layout.
 #
 # Usage: scripts/demo.sh [N ...]     (default: 19 22)
+# The demo's output goes to stdout; the build's output and one line per
+# step ("demo: ...") go to stderr, so a first run on a fresh clone, which
+# builds for minutes, shows its progress.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,10 +20,15 @@ majors=${*:-19 22}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-"$root/scripts/build.sh" $majors >/dev/null
+step() { echo "demo: $*" >&2; }
+
+step "building bbmap for LLVM ${majors// /, } (scripts/build.sh; minutes on a fresh clone)"
+"$root/scripts/build.sh" $majors >&2
 tracer=$root/test/tools/exact-trace
+step "building the exact-trace QEMU plugin"
 cc -O2 -shared -fPIC -o "$out/trace.so" "$tracer/trace-plugin.c"
 for n in $majors; do
+  step "LLVM $n: compile, dump, run, profile, lay out"
   plugin=$build/llvm-$n/bbmap-plugin.so
   echo "== clang-$n -O2 -fpass-plugin=$plugin -c examples/demo.c"
   "clang-$n" -O2 -fpass-plugin="$plugin" -c "$root/examples/demo.c" \
@@ -32,6 +40,7 @@ for n in $majors; do
   echo "== ./demo-$n 12"
   "$out/demo-$n" 12
   echo "== bbmap-profile demo-$n --pa=demo-$n.pa --top=5"
+  step "LLVM $n: tracing demo-$n under QEMU"
   qemu-x86_64 -plugin "$out/trace.so,out=$out/demo-$n.triples" \
     "$out/demo-$n" 12 >/dev/null
   python3 "$tracer/trace-to-preagg.py" "$out/demo-$n" "$out/demo-$n.triples" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test-sanitize.sh - build plugin and dumper with ASan + UBSan (clang-N
-# against LLVM N, in build/san-N) and run the whole lit suite on them.
+# against LLVM N, in build/san-N) and run the whole lit suite and the unit
+# tests on them.
 #
 # lit preloads the sanitizer runtime into every RUN line (the plugin's
 # hosts clang, llc and ld.lld are not instrumented) and makes each report
@@ -25,6 +26,9 @@ for n in $majors; do
     -DBBMAP_SANITIZE=address,undefined >/dev/null
   ninja -C "$build/san-$n"
   suites+=("$build/san-$n/test")
+  if [[ -f $build/san-$n/unittests/lit.site.cfg.py ]]; then
+    suites+=("$build/san-$n/unittests")
+  fi
 done
 
 logs=$build/sanitizer-logs

@@ -5,6 +5,8 @@
 // feature and metadata bits, and which fields each encoding version carries.
 // See docs/formats.md for the byte layout.
 //
+// Threading: constants and constexpr functions only: any thread may use them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_FORMAT_H

@@ -374,6 +374,8 @@ Expected<BATTable> decodeBAT(ArrayRef<uint8_t> Desc, bool IsLittleEndian,
   Expected<BATTable> Delta =
       decodeBATAs(Desc, IsLittleEndian, BATFormat::Delta, BaseOffset);
   if (Delta) {
+    // The format is told by trial: the fixed one's failure only says that
+    // the table is in the other.
     consumeError(Fixed.takeError());
     return Delta;
   }

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BATProfileTranslator.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -217,8 +218,11 @@ private:
   const BATTranslator &BAT;
   std::map<uint64_t, std::vector<uint64_t>> BoundariesOf;
   std::map<uint64_t, Fragment> Fragments;
-  DenseMap<uint64_t, uint64_t> InputAddresses;
-  DenseMap<uint64_t, std::optional<uint64_t>> StretchEnds;
+  /// By (BOLTed address, role): a pair of reserved halves is DenseMap's
+  /// reserved key, and no role is one.
+  DenseMap<std::pair<uint64_t, uint8_t>, uint64_t> InputAddresses;
+  /// By input address, any value of it.
+  AnyKeyMap<uint64_t, std::optional<uint64_t>> StretchEnds;
   BATTranslationStats &Stats = Result.Stats;
 };
 
@@ -259,6 +263,8 @@ const Fragment *Translator::fragmentAt(uint64_t Address) {
     if (Expected<uint64_t> In = B.Input.addressOf(Named->Name))
       F.InputFunction = *In;
     else
+      // A look-up: a name the input binary lacks or has several of gives
+      // the function no input function, as BOLT's translation does.
       consumeError(In.takeError());
   }
   auto Bounds = BoundariesOf.find(Function);
@@ -288,8 +294,7 @@ uint64_t Translator::inputAddress(const Place &P, Role R) {
   --I;
   if (F.Offsets[I] == P.Offset)
     return F.input(I);
-  uint64_t Key = P.Address << 1 | (R == Role::Entered);
-  auto [It, New] = InputAddresses.try_emplace(Key, 0);
+  auto [It, New] = InputAddresses.try_emplace({P.Address, uint8_t(R)}, 0);
   if (New)
     It->second = countedAddress(P, I, R);
   return It->second;

@@ -55,51 +55,85 @@ bool isPLTSection(StringRef Name) {
   return Name.starts_with(".plt") || Name == ".iplt";
 }
 
-/// Reads \p S into \p Info; false for symbols BOLT does not register
-/// (undefined, absolute, at address 0, outside allocatable sections).
-bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
-                SymbolInfo &Info) {
-  Expected<uint32_t> Flags = S.getFlags();
-  Expected<StringRef> Name = S.getName();
-  Expected<uint64_t> Addr = S.getAddress();
-  Expected<section_iterator> Sec = S.getSection();
-  bool Ok = Flags && Name && Addr && Sec &&
-            !(*Flags & SymbolRef::SF_Undefined) && *Addr != 0 &&
-            *Sec != Obj.section_end() &&
-            (ELFSectionRef(**Sec).getFlags() & ELF::SHF_ALLOC);
-  if (Ok) {
-    Info.Address = *Addr;
-    Info.Size = S.getSize();
-    Info.SectionEnd = (*Sec)->getAddress() + (*Sec)->getSize();
-    Info.Name = *Name;
-    Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
-    Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
-    Info.IsSection = S.getELFType() == ELF::STT_SECTION;
-    Info.IsUntyped = S.getELFType() == ELF::STT_NOTYPE;
-    Info.InCode = (*Sec)->isText();
-    Expected<StringRef> SecName = (*Sec)->getName();
-    Info.InPLT = SecName && isPLTSection(*SecName);
-    consumeError(SecName.takeError());
-  }
-  consumeError(Flags.takeError());
-  consumeError(Name.takeError());
-  consumeError(Addr.takeError());
-  consumeError(Sec.takeError());
-  return Ok;
+/// Keeps a warning if the name of a section of \p Obj cannot be read (the
+/// first such section): no name looked for is then found there.
+void checkSectionNames(const ELFObjectFileBase &Obj, WarningList &Warnings) {
+  for (const SectionRef &S : Obj.sections())
+    if (Expected<StringRef> Name = S.getName(); !Name)
+      return Warnings.add("section name",
+                          "unable to read the name of section [" +
+                              Twine(S.getIndex()) + "]",
+                          Name.takeError());
 }
 
-std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj) {
+/// Keeps the problem \p E of reading \p What of symbol \p S; false.
+bool warnSymbol(WarningList &Warnings, const ELFSymbolRef &S, StringRef What,
+                Error E) {
+  Warnings.add(("symbol " + What).str(),
+               "unable to read the " + What + " of symbol with index " +
+                   Twine(S.getRawDataRefImpl().d.b),
+               std::move(E));
+  return false;
+}
+
+/// Reads \p S into \p Info; false for symbols BOLT does not register
+/// (undefined, absolute, at address 0, outside allocatable sections) and
+/// for those that cannot be read (a warning in \p Warnings).
+bool readSymbol(const ELFObjectFileBase &Obj, const ELFSymbolRef &S,
+                SymbolInfo &Info, WarningList &Warnings) {
+  Expected<uint32_t> Flags = S.getFlags();
+  if (!Flags)
+    return warnSymbol(Warnings, S, "flags", Flags.takeError());
+  Expected<StringRef> Name = S.getName();
+  if (!Name)
+    return warnSymbol(Warnings, S, "name", Name.takeError());
+  Expected<uint64_t> Addr = S.getAddress();
+  if (!Addr)
+    return warnSymbol(Warnings, S, "address", Addr.takeError());
+  Expected<section_iterator> Sec = S.getSection();
+  if (!Sec)
+    return warnSymbol(Warnings, S, "section", Sec.takeError());
+  if ((*Flags & SymbolRef::SF_Undefined) || *Addr == 0 ||
+      *Sec == Obj.section_end() ||
+      !(ELFSectionRef(**Sec).getFlags() & ELF::SHF_ALLOC))
+    return false;
+  Info.Address = *Addr;
+  Info.Size = S.getSize();
+  Info.SectionEnd = (*Sec)->getAddress() + (*Sec)->getSize();
+  Info.Name = *Name;
+  Info.IsLocal = S.getBinding() == ELF::STB_LOCAL;
+  Info.IsFunction = S.getELFType() == ELF::STT_FUNC;
+  Info.IsSection = S.getELFType() == ELF::STT_SECTION;
+  Info.IsUntyped = S.getELFType() == ELF::STT_NOTYPE;
+  Info.InCode = (*Sec)->isText();
+  Expected<StringRef> SecName = (*Sec)->getName();
+  Info.InPLT = SecName && isPLTSection(*SecName);
+  // Warned of by checkSectionNames.
+  consumeError(SecName.takeError());
+  return true;
+}
+
+std::vector<SymbolInfo> readSymbols(const ELFObjectFileBase &Obj,
+                                    WarningList &Warnings) {
   std::vector<SymbolInfo> Syms;
   StringRef FileName;
   for (const ELFSymbolRef &S : Obj.symbols()) {
+    // getELFType() aborts on a symbol its table cannot give; getType()
+    // fails then, and only then.
+    if (Expected<SymbolRef::Type> Type = S.getType(); !Type) {
+      Warnings.add("symbol table", "unable to read the symbol table",
+                   Type.takeError());
+      continue;
+    }
     if (S.getELFType() == ELF::STT_FILE) {
       Expected<StringRef> Name = S.getName();
       FileName = Name ? *Name : StringRef();
-      consumeError(Name.takeError());
+      if (!Name)
+        warnSymbol(Warnings, S, "name", Name.takeError());
       continue;
     }
     SymbolInfo Info;
-    if (!readSymbol(Obj, S, Info))
+    if (!readSymbol(Obj, S, Info, Warnings))
       continue;
     Info.FileName = Info.IsLocal ? FileName : StringRef();
     Syms.push_back(Info);
@@ -229,6 +263,7 @@ std::optional<uint64_t> codeSectionEnd(const ELFObjectFileBase &Obj,
       continue;
     Expected<StringRef> Name = S.getName();
     bool PLT = Name && isPLTSection(*Name);
+    // Warned of by checkSectionNames.
     consumeError(Name.takeError());
     if (PLT)
       return std::nullopt;
@@ -244,6 +279,7 @@ sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
     Expected<StringRef> N = S.getName();
     if (N && *N == Name)
       return std::make_pair(S.getAddress(), S.getAddress() + S.getSize());
+    // Warned of by checkSectionNames.
     consumeError(N.takeError());
   }
   return std::nullopt;
@@ -253,7 +289,8 @@ sectionBounds(const ELFObjectFileBase &Obj, StringRef Name) {
 /// function of the .plt header, in the order BOLT creates them: the .plt
 /// entries, its header, then the entries of the other PLT sections.
 void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
-                     std::vector<BoltFunction> &Functions) {
+                     std::vector<BoltFunction> &Functions,
+                     WarningList &Warnings) {
   std::vector<ELFPltEntry> Entries = pltEntries(Obj, STI);
   std::stable_partition(
       Entries.begin(), Entries.end(),
@@ -279,7 +316,8 @@ void addPLTFunctions(const ELFObjectFileBase &Obj, const MCSubtargetInfo &STI,
       continue;
     Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
     if (!Name) {
-      consumeError(Name.takeError());
+      warnSymbol(Warnings, ELFSymbolRef(SymbolRef(*E.Symbol, &Obj)), "name",
+                 Name.takeError());
       continue;
     }
     std::optional<std::pair<uint64_t, uint64_t>> Sec =
@@ -346,14 +384,26 @@ void addOutsidePLT(ArrayRef<BoltFunction> FromFrames,
       Functions.push_back(F);
 }
 
+/// The section the relocation section \p S applies to (section_end() for
+/// another section); none, with a warning, if sh_info cannot be read.
+std::optional<section_iterator> relocatedSection(const SectionRef &S,
+                                                 WarningList &Warnings) {
+  Expected<section_iterator> Target = S.getRelocatedSection();
+  if (Target)
+    return *Target;
+  Warnings.add("relocated section",
+               "unable to find the section that section [" +
+                   Twine(S.getIndex()) + "] relocates",
+               Target.takeError());
+  return std::nullopt;
+}
+
 /// Whether \p Obj has a relocation section for an executable section.
-bool hasCodeRelocations(const ELFObjectFileBase &Obj) {
+bool hasCodeRelocations(const ELFObjectFileBase &Obj, WarningList &Warnings) {
   for (const SectionRef &S : Obj.sections()) {
-    Expected<section_iterator> Target = S.getRelocatedSection();
-    if (!Target) {
-      consumeError(Target.takeError());
+    std::optional<section_iterator> Target = relocatedSection(S, Warnings);
+    if (!Target)
       continue;
-    }
     if (*Target != Obj.section_end() && (*Target)->isText() &&
         !S.relocations().empty())
       return true;
@@ -373,14 +423,13 @@ bool isAbsoluteDataRelocation(const ELFObjectFileBase &Obj, uint64_t Type) {
 /// The code addresses (symbol + addend) that absolute relocations of
 /// allocated data sections refer to, ascending: what BOLT registers as
 /// externally referenced offsets of functions.
-std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj) {
+std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj,
+                                           WarningList &Warnings) {
   std::vector<uint64_t> Refs;
   for (const SectionRef &S : Obj.sections()) {
-    Expected<section_iterator> Target = S.getRelocatedSection();
-    if (!Target) {
-      consumeError(Target.takeError());
+    std::optional<section_iterator> Target = relocatedSection(S, Warnings);
+    if (!Target)
       continue;
-    }
     if (*Target == Obj.section_end() || (*Target)->isText() ||
         !(ELFSectionRef(**Target).getFlags() & ELF::SHF_ALLOC))
       continue;
@@ -388,11 +437,21 @@ std::vector<uint64_t> codeReferencesOfData(const ELFObjectFileBase &Obj) {
       if (!isAbsoluteDataRelocation(Obj, R.getType()))
         continue;
       Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
+      if (!Addend) {
+        Warnings.add("relocation addend",
+                     "unable to read the addend of a relocation of section "
+                     "[" +
+                         Twine(S.getIndex()) + "]",
+                     Addend.takeError());
+        continue;
+      }
       Expected<uint64_t> Value = R.getSymbol()->getValue();
-      if (Addend && Value)
-        Refs.push_back(*Value + *Addend);
-      consumeError(Addend.takeError());
-      consumeError(Value.takeError());
+      if (!Value) {
+        warnSymbol(Warnings, ELFSymbolRef(*R.getSymbol()), "value",
+                   Value.takeError());
+        continue;
+      }
+      Refs.push_back(*Value + *Addend);
     }
   }
   llvm::sort(Refs);
@@ -432,14 +491,17 @@ void closeExtents(std::vector<BoltFunction> &Functions) {
 
 /// The bytes of the code section at [\p Begin, \p End), or none.
 std::optional<StringRef> codeBytes(const ELFObjectFileBase &Obj, uint64_t Begin,
-                                   uint64_t End) {
+                                   uint64_t End, WarningList &Warnings) {
   for (const SectionRef &S : Obj.sections()) {
     if (!S.isText() || Begin < S.getAddress() ||
         End > S.getAddress() + S.getSize())
       continue;
     Expected<StringRef> Contents = S.getContents();
     if (!Contents) {
-      consumeError(Contents.takeError());
+      Warnings.add("section contents",
+                   "unable to read the contents of section [" +
+                       Twine(S.getIndex()) + "]",
+                   Contents.takeError());
       return std::nullopt;
     }
     return Contents->slice(Begin - S.getAddress(), End - S.getAddress());
@@ -491,12 +553,13 @@ bool isPadding(const InstructionDecoder &Decoder, StringRef Bytes,
 /// for the records.) x86-64 only.
 void trimInvalidPadding(const ELFObjectFileBase &Obj,
                         const InstructionDecoder &Decoder,
-                        std::vector<BoltFunction> &Functions) {
+                        std::vector<BoltFunction> &Functions,
+                        WarningList &Warnings) {
   for (BoltFunction &F : Functions) {
     uint64_t CodeEnd = F.Address + F.Size;
     if (F.IsPseudo || F.End <= CodeEnd)
       continue;
-    std::optional<StringRef> Bytes = codeBytes(Obj, CodeEnd, F.End);
+    std::optional<StringRef> Bytes = codeBytes(Obj, CodeEnd, F.End, Warnings);
     if (Bytes && !isPadding(Decoder, *Bytes, CodeEnd))
       F.End = CodeEnd;
   }
@@ -508,23 +571,28 @@ BoltFunctionTable BoltFunctionTable::build(const ELFObjectFileBase &Obj,
                                            const InstructionDecoder &Decoder,
                                            unsigned Threads) {
   BoltFunctionTable T;
+  checkSectionNames(Obj, T.Warnings);
   std::vector<SymbolInfo> Syms;
   std::vector<FrameRange> Frames;
+  // Each task keeps its own warnings, added in one order after both.
+  WarningList FrameWarnings, SymbolWarnings;
   runBoth(
-      Threads, [&] { Frames = frameRanges(Obj); },
-      [&] { Syms = readSymbols(Obj); });
+      Threads, [&] { Frames = frameRanges(Obj, FrameWarnings); },
+      [&] { Syms = readSymbols(Obj, SymbolWarnings); });
+  T.Warnings.append(FrameWarnings);
+  T.Warnings.append(SymbolWarnings);
   addSymbolFunctions(Syms, Frames, T.Functions);
   std::vector<BoltFunction> FromFrames =
       frameFunctions(Obj, Frames, T.Functions);
-  addPLTFunctions(Obj, Decoder.subtargetInfo(), T.Functions);
+  addPLTFunctions(Obj, Decoder.subtargetInfo(), T.Functions, T.Warnings);
   addOutsidePLT(FromFrames, T.Functions);
   numberFunctions(T.Functions);
-  T.HasRelocations = hasCodeRelocations(Obj);
+  T.HasRelocations = hasCodeRelocations(Obj, T.Warnings);
   if (T.HasRelocations)
-    T.DataReferences = codeReferencesOfData(Obj);
+    T.DataReferences = codeReferencesOfData(Obj, T.Warnings);
   closeExtents(T.Functions);
   if (!T.HasRelocations && !Decoder.isAArch64())
-    trimInvalidPadding(Obj, Decoder, T.Functions);
+    trimInvalidPadding(Obj, Decoder, T.Functions, T.Warnings);
   addSymbolEntries(Syms, T.Functions);
   return T;
 }

@@ -131,6 +131,8 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
     Expected<uint32_t> Flags = Sym.getFlags();
     Expected<uint64_t> Address = Sym.getAddress();
     if (!Type || !Flags || !Address) {
+      // The function table read the same symbols' flags and addresses
+      // and kept the problems (BoltFunctionTable::warnings).
       consumeError(Type.takeError());
       consumeError(Flags.takeError());
       consumeError(Address.takeError());
@@ -152,16 +154,17 @@ BoltHasher::BoltHasher(const ELFObjectFileBase &Obj,
 
 /// Calls \p Visit with each relocation of \p Obj that applies to a text
 /// section and that \p Wanted accepts, with its symbol's value and its
-/// addend; relocations whose value or addend cannot be read are left out.
+/// addend; relocations whose value or addend cannot be read are left out,
+/// with a warning in \p Warnings.
 static void forEachTextRelocation(
-    const ELFObjectFileBase &Obj,
+    const ELFObjectFileBase &Obj, WarningList &Warnings,
     function_ref<bool(const RelocationRef &)> Wanted,
     function_ref<void(const RelocationRef &, uint64_t, int64_t)> Visit) {
   for (const SectionRef &S : Obj.sections()) {
     Expected<section_iterator> Target = S.getRelocatedSection();
     if (!Target || *Target == Obj.section_end() || !(*Target)->isText()) {
-      if (!Target)
-        consumeError(Target.takeError());
+      // The function table kept this problem (hasCodeRelocations).
+      consumeError(Target.takeError());
       continue;
     }
     for (const RelocationRef &R : S.relocations()) {
@@ -169,10 +172,14 @@ static void forEachTextRelocation(
         continue;
       Expected<int64_t> Addend = ELFRelocationRef(R).getAddend();
       Expected<uint64_t> Value = R.getSymbol()->getValue();
-      if (Addend && Value)
+      if (Addend && Value) {
         Visit(R, *Value, *Addend);
-      consumeError(Addend.takeError());
-      consumeError(Value.takeError());
+        continue;
+      }
+      Warnings.add("code relocation",
+                   "unable to read a relocation of section [" +
+                       Twine(S.getIndex()) + "] (it is left out)",
+                   joinErrors(Addend.takeError(), Value.takeError()));
     }
   }
 }
@@ -181,7 +188,7 @@ void BoltHasher::collectAbsoluteRelocations(const ELFObjectFileBase &Obj) {
   if (Obj.getArch() != Triple::x86_64)
     return;
   forEachTextRelocation(
-      Obj,
+      Obj, Warnings,
       [](const RelocationRef &R) {
         uint64_t Type = R.getType();
         return Type == ELF::R_X86_64_32 || Type == ELF::R_X86_64_32S ||
@@ -197,7 +204,7 @@ void BoltHasher::collectAArch64Relocations(const ELFObjectFileBase &Obj) {
   if (Obj.getArch() != Triple::aarch64)
     return;
   forEachTextRelocation(
-      Obj, [](const RelocationRef &) { return true; },
+      Obj, Warnings, [](const RelocationRef &) { return true; },
       [&](const RelocationRef &R, uint64_t Value, int64_t Addend) {
         AArch64Relocations[R.getOffset()] = {R.getType(), Value, Addend};
       });
@@ -206,6 +213,7 @@ void BoltHasher::collectAArch64Relocations(const ELFObjectFileBase &Obj) {
     if (Name && *Name == ".got" && S.getSize())
       GOTPages = {S.getAddress() & ~0xfffULL,
                   (S.getAddress() + S.getSize() - 1) & ~0xfffULL};
+    // The function table kept this problem (checkSectionNames).
     consumeError(Name.takeError());
   }
 }

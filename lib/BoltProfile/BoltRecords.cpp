@@ -24,7 +24,7 @@ BoltRecordAggregator::BoltRecordAggregator(const MappedBinary &Binary,
                                            unsigned Threads)
     : Binary(Binary), Decoder(Decoder), Dialect(Dialect), Threads(Threads),
       Functions(BoltFunctionTable::build(Binary.object(), Decoder, Threads)),
-      MapBlocks(mapBlockStarts(Binary)) {}
+      MapBlocks(mapBlockStarts(Binary)), Warnings(Functions.warnings()) {}
 
 const BoltFunction *
 BoltRecordAggregator::parentOf(const BoltFunction &F) const {
@@ -36,15 +36,19 @@ BoltRecordAggregator::parentOf(const BoltFunction &F) const {
   return Functions.containing(*Parent);
 }
 
-std::optional<uint64_t> BoltRecordAggregator::readData(uint64_t Address,
-                                                       unsigned Size) const {
+std::optional<uint64_t>
+BoltRecordAggregator::readData(uint64_t Address, unsigned Size,
+                               WarningList &Warnings) const {
   for (const SectionRef &S : Binary.object().sections()) {
     if (S.isVirtual() || Address < S.getAddress() ||
         Address + Size > S.getAddress() + S.getSize())
       continue;
     Expected<StringRef> Contents = S.getContents();
     if (!Contents) {
-      consumeError(Contents.takeError());
+      Warnings.add("section contents",
+                   "unable to read the contents of section [" +
+                       Twine(S.getIndex()) + "]",
+                   Contents.takeError());
       return std::nullopt;
     }
     const char *P = Contents->data() + (Address - S.getAddress());
@@ -144,9 +148,10 @@ BoltRecordAggregator::mapBlocksOf(const BoltFunction &F) const {
 }
 
 std::optional<BoltFunctionView>
-BoltRecordAggregator::buildView(const BoltFunction &F) const {
+BoltRecordAggregator::buildView(const BoltFunction &F,
+                                WarningList &Warnings) const {
   auto Read = [&](uint64_t Address, unsigned Size) {
-    return readData(Address, Size);
+    return readData(Address, Size, Warnings);
   };
   BoltCodeContext Context;
   Context.StrictMode = Functions.hasRelocations();
@@ -154,14 +159,17 @@ BoltRecordAggregator::buildView(const BoltFunction &F) const {
   Context.ReadData = Read;
   ArrayRef<MapBlockStart> MapBlocks = mapBlocksOf(F);
   // Without a map, BOLT's landing pads come from the LSDA; one that does not
-  // decode gives none (BOLT would stop at it).
+  // decode gives none (BOLT would stop at it), and a warning.
   std::vector<uint64_t> LandingPads;
   if (MapBlocks.empty()) {
     Expected<std::vector<uint64_t>> Pads = readLandingPads(Binary.object(), F);
     if (Pads)
       LandingPads = std::move(*Pads);
     else
-      consumeError(Pads.takeError());
+      Warnings.add("LSDA",
+                   "unable to read the LSDA of " + F.Name +
+                       " (its landing pads are left out)",
+                   Pads.takeError());
   }
   Context.LandingPads = LandingPads;
   return BoltFunctionView::build(F, Decoder, MapBlocks, Context);
@@ -170,7 +178,7 @@ BoltRecordAggregator::buildView(const BoltFunction &F) const {
 const BoltFunctionView *BoltRecordAggregator::viewOf(const BoltFunction &F) {
   auto [It, Inserted] = Views.try_emplace(F.Address);
   if (Inserted)
-    It->second = buildView(F);
+    It->second = buildView(F, Warnings);
   return It->second ? &*It->second : nullptr;
 }
 
@@ -200,10 +208,15 @@ void BoltRecordAggregator::buildViews(const BranchProfile &Profile,
   for (const BoltFunction *F : Needed)
     Sizes.push_back(F->Size);
   std::vector<std::optional<BoltFunctionView>> Built(Needed.size());
-  forEachInOrder(costliestFirst(Sizes), Threads,
-                 [&](uint32_t I) { Built[I] = buildView(*Needed[I]); });
-  for (size_t I = 0; I < Needed.size(); ++I)
+  // Each function's warnings apart, added in the order of Needed.
+  std::vector<WarningList> BuiltWarnings(Needed.size());
+  forEachInOrder(costliestFirst(Sizes), Threads, [&](uint32_t I) {
+    Built[I] = buildView(*Needed[I], BuiltWarnings[I]);
+  });
+  for (size_t I = 0; I < Needed.size(); ++I) {
     Views.try_emplace(Needed[I]->Address, std::move(Built[I]));
+    Warnings.append(BuiltWarnings[I]);
+  }
 }
 
 std::optional<FallthroughList>

@@ -11,8 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/BoltProfile/BoltYAML.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -338,7 +337,8 @@ public:
 private:
   std::string checkBlock(const Function &F, const Block &B) const;
 
-  DenseMap<uint32_t, const Function *> FirstWithId;
+  /// Every uint32_t is a fid, DenseMap's reserved keys too.
+  bbmap::AnyKeyMap<uint32_t, const Function *> FirstWithId;
 };
 
 std::string FunctionChecker::checkBlock(const Function &F,

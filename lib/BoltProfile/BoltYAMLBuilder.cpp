@@ -289,6 +289,12 @@ public:
 
   boltyaml::Profile build(const BranchProfile &Profile);
   boltyaml::Profile build(const BlockProfile &Blocks);
+  /// What reading the binary's functions went past.
+  WarningList warnings() const {
+    WarningList W = Records.warnings();
+    W.append(Hasher.warnings());
+    return W;
+  }
   FdataStats stats() {
     FdataStats Stats = Records.stats();
     Stats.Program =
@@ -607,25 +613,31 @@ Error checkBoltYAMLWritable(const MappedBinary &Binary) {
 Expected<boltyaml::Profile> buildBoltYAML(const BlockProfile &Blocks,
                                           const MappedBinary &Binary,
                                           const InstructionDecoder &Decoder,
-                                          const BoltYAMLOptions &Options) {
+                                          const BoltYAMLOptions &Options,
+                                          WarningList *Warnings) {
   if (Error E = checkBoltYAMLWritable(Binary))
-    return std::move(E);
+    return E;
   BoltYAMLOptions LBR = Options;
   LBR.BasicSamples = false;
-  return YAMLBuilder(Binary, Decoder, LBR).build(Blocks);
+  YAMLBuilder Builder(Binary, Decoder, LBR);
+  boltyaml::Profile P = Builder.build(Blocks);
+  if (Warnings)
+    Warnings->append(Builder.warnings());
+  return P;
 }
 
-Expected<boltyaml::Profile> buildBoltYAML(const BranchProfile &Profile,
-                                          const MappedBinary &Binary,
-                                          const InstructionDecoder &Decoder,
-                                          const BoltYAMLOptions &Options,
-                                          FdataStats *Stats) {
+Expected<boltyaml::Profile>
+buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
+              const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
+              FdataStats *Stats, WarningList *Warnings) {
   if (Error E = checkBoltYAMLWritable(Binary))
-    return std::move(E);
+    return E;
   YAMLBuilder Builder(Binary, Decoder, Options);
   boltyaml::Profile P = Builder.build(Profile);
   if (Stats)
     *Stats = Builder.stats();
+  if (Warnings)
+    Warnings->append(Builder.warnings());
   return P;
 }
 

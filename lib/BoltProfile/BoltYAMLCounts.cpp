@@ -13,7 +13,7 @@
 #include "bbmap/BoltProfile/BoltYAMLCounts.h"
 #include "bbmap/BoltProfile/BoltFunctionView.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -64,9 +64,10 @@ private:
   /// BOLT's functions and their blocks, as perf2bolt's records see them.
   BoltRecordAggregator Bolt;
   StringMap<const BoltFunction *> ByName;
-  DenseMap<uint32_t, const boltyaml::Function *> ByID;
+  /// By fid: every uint32_t is one, DenseMap's reserved keys too.
+  AnyKeyMap<uint32_t, const boltyaml::Function *> ByID;
   /// Calls to each function's primary entry, by function id.
-  DenseMap<uint32_t, uint64_t> CallsInto;
+  AnyKeyMap<uint32_t, uint64_t> CallsInto;
   YAMLCounts Out;
 };
 
@@ -333,7 +334,7 @@ void YAMLCharger::chargeFunction(const boltyaml::Function &YF) {
     Out.Misfits.push_back({YF.Name, "its code does not decode", YF.ExecCount});
     return;
   }
-  Placed F{YF, *BF, *View, {}, {}};
+  Placed F{YF, *BF, *View, {}, {}, {}};
   if (std::optional<std::string> Why = place(F)) {
     Out.Misfits.push_back(
         {YF.Name, *Why + " (a profile of another build?)", YF.ExecCount});

@@ -11,6 +11,7 @@
 
 #include "bbmap/Layout/BlockOrder.h"
 #include "CodeSymbols.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -22,12 +23,13 @@ namespace bbmap {
 
 namespace {
 
-using SymbolsByAddress = DenseMap<uint64_t, SmallVector<StringRef, 2>>;
+using SymbolsByAddress = AnyKeyMap<uint64_t, SmallVector<StringRef, 2>>;
 
 /// The code symbols of \p Obj by address (CodeSymbols.h).
-SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj) {
+SymbolsByAddress codeSymbols(const object::ELFObjectFileBase &Obj,
+                             WarningList &Warnings) {
   SymbolsByAddress Symbols;
-  forEachCodeSymbol(Obj, [&](StringRef Name, uint64_t Address) {
+  forEachCodeSymbol(Obj, Warnings, [&](StringRef Name, uint64_t Address) {
     Symbols[Address].push_back(Name);
   });
   return Symbols;
@@ -43,7 +45,7 @@ struct BlockPlace {
 /// One laid-out function's sections in the binary.
 struct FunctionSections {
   /// Per block ID, its place; per range, its symbol (empty: none).
-  DenseMap<uint32_t, BlockPlace> Blocks;
+  AnyKeyMap<uint32_t, BlockPlace> Blocks;
   std::vector<std::string> Symbols;
 };
 
@@ -89,12 +91,13 @@ std::vector<HotBlock> programOrder(ArrayRef<FunctionLayout> Layout,
                                    const BlockProfile &P,
                                    const MappedBinary &Binary) {
   std::vector<HotBlock> Nodes = functionOrder(Layout);
+  // DenseMap reserves pairs of reserved halves: no function index is one.
   DenseMap<HotBlock, uint64_t> NodeOf;
   for (uint64_t N = 0; N < Nodes.size(); ++N)
     NodeOf[Nodes[N]] = N;
   std::vector<uint64_t> Sizes(Nodes.size()), Counts(Nodes.size());
   std::vector<codelayout::EdgeCount> Edges;
-  DenseMap<uint64_t, uint32_t> FunctionAt;
+  AnyKeyMap<uint64_t, uint32_t> FunctionAt;
   for (uint32_t I = 0; I < Layout.size(); ++I) {
     FunctionAt[Layout[I].Address] = I;
     for (const BlockFlow &B : Layout[I].Flow) {
@@ -137,14 +140,14 @@ std::vector<HotBlock> programOrder(ArrayRef<FunctionLayout> Layout,
 
 BlockOrder blockOrder(ArrayRef<FunctionLayout> Layout, const BlockProfile &P,
                       const MappedBinary &Binary, BlockOrderScope Scope) {
-  SymbolsByAddress Symbols = codeSymbols(Binary.object());
+  BlockOrder Order;
+  SymbolsByAddress Symbols = codeSymbols(Binary.object(), Order.Warnings);
   std::vector<FunctionSections> Sections;
   for (const FunctionLayout &L : Layout)
     Sections.push_back(sectionsOf(L, Binary, Symbols));
   std::vector<HotBlock> Hot = Scope == BlockOrderScope::Program
                                   ? programOrder(Layout, Sections, P, Binary)
                                   : functionOrder(Layout);
-  BlockOrder Order;
   StringSet<> Written;
   // (function, range) of the sections placed with the hot blocks.
   DenseSet<std::pair<uint32_t, uint32_t>> HotSections;

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionFlow.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -126,7 +126,7 @@ bool CFGBuilder::successorsFromMap(std::vector<CFGNode> &Nodes) const {
   const FunctionMap &Map = Index.match(F.Entries.front()).function();
   if (!Map.has(feature::BrProb) || !Map.PGO)
     return false;
-  DenseMap<uint32_t, uint32_t> NodeOfID;
+  AnyKeyMap<uint32_t, uint32_t> NodeOfID;
   std::vector<const PGOBlock *> PGOOf(Nodes.size());
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
     BlockMatch M = Index.match(F.Entries[Node]);

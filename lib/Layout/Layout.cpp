@@ -15,6 +15,7 @@
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Format.h"
 #include "bbmap/Layout/ClusterProfile.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -54,7 +55,7 @@ bool anyIndirectBranch(ArrayRef<uint32_t> Entries, const AddressIndex &Index) {
 /// order.
 void appendOthers(const FunctionBlocks &F, const AddressIndex &Index,
                   std::vector<uint32_t> &Cluster) {
-  DenseSet<uint32_t> In(Cluster.begin(), Cluster.end());
+  AnyKeySet<uint32_t> In(Cluster.begin(), Cluster.end());
   for (uint32_t E : F.Entries)
     if (!In.contains(Index.idOf(E)))
       Cluster.push_back(Index.idOf(E));
@@ -235,6 +236,8 @@ public:
 
 private:
   DWARFContext &context() {
+    // Debug information that does not decode names no unit (see at());
+    // computeLayout and unitProfiles have no warning list to keep why.
     if (!Context)
       Context = DWARFContext::create(
           Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
@@ -419,7 +422,7 @@ namespace {
 /// their addresses in a build without sections per block), and their sizes.
 struct MapBlocks {
   std::vector<uint32_t> Order;
-  DenseMap<uint32_t, uint64_t> Sizes;
+  AnyKeyMap<uint32_t, uint64_t> Sizes;
 };
 MapBlocks mapBlocks(const MappedBinary &Binary, uint64_t Address) {
   MapBlocks Blocks;
@@ -437,9 +440,9 @@ MapBlocks mapBlocks(const MappedBinary &Binary, uint64_t Address) {
 /// The ext-TSP score of the blocks \p Order (IDs of \p Sizes) laid out in
 /// that order, on the counts of \p Flow: the edges between them only.
 double extTspScore(ArrayRef<uint32_t> Order,
-                   const DenseMap<uint32_t, uint64_t> &Sizes,
+                   const AnyKeyMap<uint32_t, uint64_t> &Sizes,
                    ArrayRef<BlockFlow> Flow) {
-  DenseMap<uint32_t, uint64_t> NodeOf;
+  AnyKeyMap<uint32_t, uint64_t> NodeOf;
   std::vector<uint64_t> Nodes(Order.size()), NodeSizes,
       NodeCounts(Order.size());
   std::iota(Nodes.begin(), Nodes.end(), 0);
@@ -470,11 +473,11 @@ double extTspScore(ArrayRef<uint32_t> Order,
 /// clones none; empty otherwise.
 std::vector<uint32_t>
 earlierHotBlocks(const ClusterFunction &Earlier,
-                 const DenseMap<uint32_t, uint64_t> &Sizes, uint32_t EntryID) {
+                 const AnyKeyMap<uint32_t, uint64_t> &Sizes, uint32_t EntryID) {
   if (Earlier.Clusters.size() != 1 || !Earlier.ClonePaths.empty())
     return {};
   std::vector<uint32_t> Hot;
-  DenseSet<uint32_t> Seen;
+  AnyKeySet<uint32_t> Seen;
   for (const ClusterBlock &B : Earlier.Clusters.front()) {
     if (B.Clone || !Sizes.contains(B.ID) || !Seen.insert(B.ID).second)
       return {};
@@ -504,6 +507,8 @@ std::optional<EarlierLayout> earlierLayout(StringRef Text,
                                            ArrayRef<MapBlocks> Maps) {
   Expected<ClusterProfile> Profile = readClusterProfile(Text);
   if (!Profile) {
+    // The unit's file is bbmap's own output: one that does not read is
+    // written anew, as a unit without an earlier layout is.
     consumeError(Profile.takeError());
     return std::nullopt;
   }

@@ -10,7 +10,7 @@
 
 #include "bbmap/Layout/LayoutCheck.h"
 #include "CodeSymbols.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -33,8 +33,8 @@ FunctionsByName functionsByName(const MappedBinary &Binary) {
 }
 
 /// The block IDs of every function of \p Name in \p Functions.
-DenseSet<uint32_t> knownIDs(const FunctionsByName &Functions, StringRef Name) {
-  DenseSet<uint32_t> IDs;
+AnyKeySet<uint32_t> knownIDs(const FunctionsByName &Functions, StringRef Name) {
+  AnyKeySet<uint32_t> IDs;
   auto It = Functions.find(Name);
   if (It != Functions.end())
     for (const FunctionMap *F : It->second)
@@ -46,7 +46,7 @@ DenseSet<uint32_t> knownIDs(const FunctionsByName &Functions, StringRef Name) {
 
 /// \p F's block IDs per range; with \p Known, only those in it, the others
 /// counted in \p Added.
-RangeIDs rangeIDs(const FunctionMap &F, const DenseSet<uint32_t> *Known,
+RangeIDs rangeIDs(const FunctionMap &F, const AnyKeySet<uint32_t> *Known,
                   unsigned &Added) {
   RangeIDs Ranges;
   for (const BlockRange &R : F.Ranges) {
@@ -94,7 +94,7 @@ void compareRanges(const RangeIDs &Ranges, const RangeIDs &Clusters,
         Taken[J] = Found = true;
     C.LaterClustersRealized &= Found;
   }
-  DenseSet<uint32_t> Clustered;
+  AnyKeySet<uint32_t> Clustered;
   for (const std::vector<uint32_t> &Cluster : Clusters)
     Clustered.insert(Cluster.begin(), Cluster.end());
   for (size_t J = 1; J < Ranges.size(); ++J)
@@ -130,7 +130,7 @@ FunctionCheck checkFunction(const ClusterFunction &Want,
   std::optional<std::pair<const FunctionMap *, RangeIDs>> Chosen;
   unsigned ChosenAdded = 0;
   for (const auto &[F, Name] : Candidates) {
-    DenseSet<uint32_t> Known;
+    AnyKeySet<uint32_t> Known;
     if (Profiled)
       Known = knownIDs(*Profiled, Name);
     unsigned FAdded = 0;
@@ -170,14 +170,15 @@ Expected<LayoutCheckResult> checkLayout(const ClusterProfile &Profile,
                                         ArrayRef<std::string> SymbolOrder,
                                         const MappedBinary &Rebuilt,
                                         const MappedBinary *Profiled) {
-  Expected<HiddenFrames> Unwind = hiddenFrames(Rebuilt.object());
+  LayoutCheckResult Result;
+  Expected<HiddenFrames> Unwind =
+      hiddenFrames(Rebuilt.object(), Result.Warnings);
   if (!Unwind)
     return Unwind.takeError();
   FunctionsByName RebuiltFunctions = functionsByName(Rebuilt);
   std::optional<FunctionsByName> ProfiledFunctions;
   if (Profiled)
     ProfiledFunctions = functionsByName(*Profiled);
-  LayoutCheckResult Result;
   Result.Unwind = *Unwind;
   SmallPtrSet<const FunctionMap *, 16> Used;
   unsigned Added = 0;
@@ -190,11 +191,12 @@ Expected<LayoutCheckResult> checkLayout(const ClusterProfile &Profile,
   if (SymbolOrder.empty())
     return Result;
   StringMap<uint64_t> Lowest;
-  forEachCodeSymbol(Rebuilt.object(), [&](StringRef Name, uint64_t Address) {
-    auto [It, New] = Lowest.try_emplace(Name, Address);
-    if (!New)
-      It->second = std::min(It->second, Address);
-  });
+  forEachCodeSymbol(Rebuilt.object(), Result.Warnings,
+                    [&](StringRef Name, uint64_t Address) {
+                      auto [It, New] = Lowest.try_emplace(Name, Address);
+                      if (!New)
+                        It->second = std::min(It->second, Address);
+                    });
   std::vector<uint64_t> Starts;
   for (const std::string &Name : SymbolOrder) {
     auto It = Lowest.find(Name);

@@ -12,7 +12,7 @@
 
 #include "bbmap/Layout/Placement.h"
 #include "bbmap/Profile/BlockProfile.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -85,14 +85,14 @@ std::vector<Ranked> bySlot(ArrayRef<LineWeight> Lines, uint64_t LineBytes,
 
 std::vector<LineWeight> programLines(ArrayRef<BlockWeight> Blocks,
                                      uint64_t LineBytes, uint64_t Shift) {
-  DenseMap<uint64_t, double> Lines;
+  AnyKeyMap<uint64_t, double> Lines;
   for (const BlockWeight &B : Blocks)
     for (uint64_t A = alignDown(B.Start + Shift, LineBytes); A < B.End + Shift;
          A += LineBytes)
       Lines[A] += B.Count;
   std::vector<LineWeight> Sorted;
   for (const auto &[Address, Fetches] : Lines)
-    Sorted.push_back({Address, Fetches});
+    Sorted.push_back({Address.Value, Fetches});
   llvm::sort(Sorted, [](const LineWeight &A, const LineWeight &B) {
     return A.Address < B.Address;
   });
@@ -152,7 +152,7 @@ Expected<PlacementInput> placedProgram(ArrayRef<FunctionLayout> Layout,
       continue;
     const FunctionBlocks &F = It->second;
     Input.HotStart = std::min(Input.HotStart, F.Address);
-    DenseMap<uint32_t, uint64_t> Counts;
+    AnyKeyMap<uint32_t, uint64_t> Counts;
     for (const BlockFlow &B : L.Flow)
       Counts[B.ID] = B.Count;
     for (uint32_t E : F.Entries) {
@@ -174,6 +174,7 @@ double addOtherObjects(PlacementInput &Input, ProcessCode Code,
                        uint64_t LineBytes, uint64_t PageBytes) {
   if (!Code.HasBranches)
     spreadOverFunctions(Code, LineBytes);
+  Input.Warnings.append(Code.Warnings);
   double Fetches = 0;
   for (const LineWeight &L : programLines(Input.Program, LineBytes))
     Fetches += L.Fetches;

@@ -18,6 +18,7 @@
 #include "CodeHash.h"
 #include "FunctionFlow.h"
 #include "bbmap/Format.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -78,12 +79,16 @@ std::string compilerOf(const MappedBinary &Binary) {
   for (const object::SectionRef &S : Binary.object().sections()) {
     Expected<StringRef> Name = S.getName();
     if (!Name || *Name != ".comment") {
+      // A search by name; MappedBinary warns of unreadable names.
       consumeError(Name.takeError());
       continue;
     }
     if (Expected<StringRef> Contents = S.getContents())
       return Contents->str();
     else
+      // A .comment that cannot be read names no compiler, as in a file
+      // without one (the hashes of the code are then compared unless the
+      // other build names none either).
       consumeError(Contents.takeError());
   }
   return std::string();
@@ -207,6 +212,7 @@ std::optional<uint64_t> ProfileCarrier::newCallee(const CallKey &K,
     return std::nullopt;
   Expected<uint64_t> A = To.Binary.addressOf(Callee->Name);
   if (!A) {
+    // A look-up: the new build lacks the callee, or has several of it.
     consumeError(A.takeError());
     return std::nullopt;
   }
@@ -232,8 +238,9 @@ void ProfileCarrier::copy(const FunctionBlocks &F, const FunctionBlocks &G) {
        It != Old.Calls.end() &&
        It->first.Site < FromIndex.blockEnd(F.Entries.back());
        ++It) {
+    // NotFound (a site between blocks) is DenseMap's empty key.
     uint32_t E = FromIndex.find(It->first.Site);
-    if (!NewEntry.count(E))
+    if (E == AddressIndex::NotFound || !NewEntry.count(E))
       continue;
     CallKey K = It->first;
     K.Site =
@@ -287,7 +294,8 @@ std::vector<SmallVector<uint32_t, 1>>
 ProfileCarrier::matchBlocks(const FunctionBlocks &F, const FunctionBlocks &G,
                             const PairHashes &H) {
   std::vector<SmallVector<uint32_t, 1>> Match(G.Entries.size());
-  DenseMap<uint16_t, SmallVector<uint32_t, 2>> ByOpcodes;
+  // The opcode hashes come from the map: every uint16_t.
+  AnyKeyMap<uint16_t, SmallVector<uint32_t, 2>> ByOpcodes;
   for (uint32_t J = 0; J < G.Entries.size(); ++J)
     ByOpcodes[BlockHash(H.New[J]).Opcodes].push_back(J);
   std::vector<int64_t> Shift = shifts(H);

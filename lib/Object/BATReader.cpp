@@ -105,6 +105,7 @@ bool findInNoteSection(ArrayRef<uint8_t> Bytes, BATNote &Note) {
   while (!R.atEnd()) {
     Expected<RawNote> N = readNote(R, Bytes);
     if (!N) {
+      // A search among anybody's notes: a malformed one ends it.
       consumeError(N.takeError());
       return false;
     }
@@ -124,6 +125,8 @@ Expected<BATNote> findBATNote(const ELFObjectFileBase &Obj) {
   for (ELFSectionRef Sec : Obj.sections()) {
     Expected<StringRef> Name = Sec.getName();
     if (!Name) {
+      // A search: such a section is not the named BAT section. The file's
+      // ELFMapReader and MappedBinary warn of unreadable section names.
       consumeError(Name.takeError());
       continue;
     }
@@ -154,32 +157,42 @@ Expected<BATNote> findBATNote(const ELFObjectFileBase &Obj) {
                                "NT_BOLT_BAT (1)");
 }
 
-std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj) {
+std::vector<FunctionSymbol> functionSymbols(const ELFObjectFileBase &Obj,
+                                            WarningList &Warnings) {
   std::vector<FunctionSymbol> Syms;
   std::string File;
+  auto Warn = [&](StringRef What, const ELFSymbolRef &S, Error E) {
+    Warnings.add(("symbol " + What).str(),
+                 "unable to read the " + What + " of symbol with index " +
+                     Twine(S.getRawDataRefImpl().d.b),
+                 std::move(E));
+  };
   auto Add = [&](const ELFSymbolRef &S) {
     // Most symbols of a large program are data: only file and function
     // symbols are read further.
+    // An ELF symbol's type fails only when the symbol cannot be read from
+    // its table.
     Expected<SymbolRef::Type> Type = S.getType();
-    if (!Type ||
-        (*Type != SymbolRef::ST_File && *Type != SymbolRef::ST_Function)) {
-      consumeError(Type.takeError());
+    if (!Type)
+      return Warnings.add("symbol table", "unable to read the symbol table",
+                          Type.takeError());
+    if (*Type != SymbolRef::ST_File && *Type != SymbolRef::ST_Function)
       return;
-    }
     Expected<StringRef> Name = S.getName();
-    if (Name && *Type == SymbolRef::ST_File)
+    if (!Name)
+      return Warn("name", S, Name.takeError());
+    if (*Type == SymbolRef::ST_File) {
       File = Name->str();
-    if (!Name || *Type != SymbolRef::ST_Function) {
-      consumeError(Name.takeError());
       return;
     }
     Expected<uint64_t> Addr = S.getAddress();
+    if (!Addr)
+      return Warn("address", S, Addr.takeError());
     Expected<section_iterator> Sec = S.getSection();
-    if (!Addr || !Sec || *Sec == Obj.section_end()) {
-      consumeError(Addr.takeError());
-      consumeError(Sec.takeError());
+    if (!Sec)
+      return Warn("section", S, Sec.takeError());
+    if (*Sec == Obj.section_end())
       return;
-    }
     bool Local = S.getBinding() == ELF::STB_LOCAL;
     Syms.push_back({*Addr, S.getSize(),
                     (*Sec)->getAddress() + (*Sec)->getSize(), Name->str(),

@@ -107,11 +107,13 @@ template <class ELFT> class ELFMapReaderImpl : public ELFMapReader {
 public:
   using Elf_Shdr = typename ELFT::Shdr;
 
-  explicit ELFMapReaderImpl(const ELFObjectFile<ELFT> &ObjF)
-      : ObjF(ObjF), Obj(ObjF.getELFFile()) {}
+  /// Reads everything the const members use, so that they only read the
+  /// reader; fails only if the section header table cannot be read.
+  static Expected<std::unique_ptr<ELFMapReader>>
+  create(const ELFObjectFile<ELFT> &ObjF);
 
-  FileSummary summary() const override;
-  std::vector<MapSectionInfo> mapSections() const override;
+  FileSummary summary() const override { return Summary; }
+  std::vector<MapSectionInfo> mapSections() const override { return Maps; }
   Expected<std::unique_ptr<MapSectionReader>>
   open(const MapSectionInfo &Info) const override;
   FileFacts facts() const override;
@@ -120,15 +122,26 @@ public:
 
 private:
   template <class> friend class SectionReaderImpl;
+  ELFMapReaderImpl(const ELFObjectFile<ELFT> &ObjF,
+                   typename ELFT::ShdrRange Sections)
+      : ObjF(ObjF), Obj(ObjF.getELFFile()), Sections(Sections) {}
+
+  // What create() reads, in order; each adds the problems it goes past to
+  // Warnings.
+  void readSectionNames();
+  void readSummary();
+  void indexRelocSections();
+  void findMapSections();
+  void buildSymbolIndex();
+
   bool isRelocatable() const { return Obj.getHeader().e_type == ELF::ET_REL; }
-  std::string loadName() const;
+  std::string loadName();
   /// The dynamic table (PT_DYNAMIC, else SHT_DYNAMIC); empty if there is
   /// none or it does not lie within the file. ELFFile::dynamicEntries (LLVM
   /// 19) trusts PT_DYNAMIC's p_filesz and reads past the buffer.
-  ArrayRef<typename ELFT::Dyn> dynamicEntries() const;
-  std::optional<StringRef> dynamicStringTable() const;
+  ArrayRef<typename ELFT::Dyn> dynamicEntries();
+  std::optional<StringRef> dynamicStringTable();
   void sortLikeReadobj(std::vector<MapSectionInfo> &Maps) const;
-  void indexRelocSections() const;
   Expected<RelocationTable> relocationsFor(unsigned SecIndex,
                                            uint64_t SectionSize) const;
   struct RelocSection;
@@ -142,15 +155,20 @@ private:
   Error checkCrelCount(const RelocSection &R) const;
   Expected<ArrayRef<uint8_t>> contents(const Elf_Shdr &Sec,
                                        SmallVectorImpl<uint8_t> &Buf) const;
-  void buildSymbolIndex() const;
+  void checkSymbolName(const typename ELFT::Sym &Sym, uint32_t Index);
   Expected<uint64_t> symbolAddress(const typename ELFT::Sym &Sym,
                                    uint32_t Index) const;
-  void addSymbol(const typename ELFT::Sym &Sym, uint32_t Index) const;
+  void addSymbol(const typename ELFT::Sym &Sym, uint32_t Index);
   StringRef functionName(uint64_t Address,
                          std::optional<unsigned> LinkedSec) const;
 
   const ELFObjectFile<ELFT> &ObjF;
   const ELFFile<ELFT> &Obj;
+  typename ELFT::ShdrRange Sections;
+  /// The name of each section, "<?>" where it cannot be read.
+  std::vector<StringRef> SectionNames;
+  FileSummary Summary;
+  std::vector<MapSectionInfo> Maps;
   /// The defined STT_FUNC symbols of .symtab: the first one at each address
   /// (linked files) and at each address of each section (relocatable files).
   struct SymbolIndex {
@@ -158,44 +176,78 @@ private:
     FirstSymbolAt<uint64_t> ByAddress;
     FirstSymbolAt<std::pair<uint64_t, uint64_t>> BySectionAddress;
   };
-  mutable std::optional<SymbolIndex> Symbols;
-  mutable const Elf_Shdr *SymTab = nullptr;
+  SymbolIndex Symbols;
+  /// The first SHT_SYMTAB section, and whether its symbols could be read.
+  const Elf_Shdr *SymTab = nullptr;
+  bool SymbolsRead = false;
   /// The string table of SymTab, if valid.
-  mutable std::optional<StringRef> StrTab;
+  std::optional<StringRef> StrTab;
   /// A relocation section and its index.
   struct RelocSection {
     unsigned Index;
     const Elf_Shdr *Sec;
   };
   /// Section index -> the relocation sections that apply to it.
-  mutable std::optional<std::map<unsigned, SmallVector<RelocSection, 1>>>
-      RelocSections;
+  std::map<unsigned, SmallVector<RelocSection, 1>> RelocSections;
 };
 
-template <class ELFT> FileSummary ELFMapReaderImpl<ELFT>::summary() const {
-  FileSummary S;
-  S.FileName = ObjF.getFileName().str();
-  S.Format = ObjF.getFileFormatName().str();
-  S.Arch = Triple::getArchTypeName(ObjF.getArch()).str();
-  S.AddressBits = 8 * ObjF.getBytesInAddress();
-  S.LoadName = loadName();
-  return S;
+template <class ELFT>
+Expected<std::unique_ptr<ELFMapReader>>
+ELFMapReaderImpl<ELFT>::create(const ELFObjectFile<ELFT> &ObjF) {
+  Expected<typename ELFT::ShdrRange> Sections = ObjF.getELFFile().sections();
+  if (!Sections)
+    return Sections.takeError();
+  std::unique_ptr<ELFMapReaderImpl> R(new ELFMapReaderImpl(ObjF, *Sections));
+  R->readSectionNames();
+  R->readSummary();
+  R->indexRelocSections();
+  R->findMapSections();
+  R->buildSymbolIndex();
+  return R;
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::readSectionNames() {
+  for (const Elf_Shdr &Sec : Sections) {
+    Expected<StringRef> Name = Obj.getSectionName(Sec);
+    if (!Name)
+      Warnings.add("section name",
+                   "unable to read the name of section [" +
+                       Twine(SectionNames.size()) + "]",
+                   Name.takeError());
+    SectionNames.push_back(Name ? *Name : "<?>");
+  }
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::readSummary() {
+  Summary.FileName = ObjF.getFileName().str();
+  Summary.Format = ObjF.getFileFormatName().str();
+  Summary.Arch = Triple::getArchTypeName(ObjF.getArch()).str();
+  Summary.AddressBits = 8 * ObjF.getBytesInAddress();
+  Summary.LoadName = loadName();
 }
 
 template <class ELFT>
-ArrayRef<typename ELFT::Dyn> ELFMapReaderImpl<ELFT>::dynamicEntries() const {
+ArrayRef<typename ELFT::Dyn> ELFMapReaderImpl<ELFT>::dynamicEntries() {
   using Elf_Dyn = typename ELFT::Dyn;
   Expected<typename ELFT::PhdrRange> Phdrs = Obj.program_headers();
   if (!Phdrs) {
-    consumeError(Phdrs.takeError());
+    Warnings.add("program headers", "unable to read the program headers",
+                 Phdrs.takeError());
     return {};
   }
   for (const typename ELFT::Phdr &P : *Phdrs) {
     if (P.p_type != ELF::PT_DYNAMIC)
       continue;
     uint64_t FileSize = Obj.getBufSize();
-    if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset)
+    if (P.p_offset > FileSize || P.p_filesz > FileSize - P.p_offset) {
+      Warnings.add("PT_DYNAMIC", "PT_DYNAMIC segment offset (0x" +
+                                     Twine::utohexstr(P.p_offset) +
+                                     ") + file size (0x" +
+                                     Twine::utohexstr(P.p_filesz) +
+                                     ") exceeds the size of the file (0x" +
+                                     Twine::utohexstr(FileSize) + ")");
       break;
+    }
     const uint8_t *Start = Obj.base() + P.p_offset;
     if (reinterpret_cast<uintptr_t>(Start) % alignof(Elf_Dyn) ||
         P.p_filesz < sizeof(Elf_Dyn))
@@ -203,26 +255,22 @@ ArrayRef<typename ELFT::Dyn> ELFMapReaderImpl<ELFT>::dynamicEntries() const {
     return ArrayRef(reinterpret_cast<const Elf_Dyn *>(Start),
                     P.p_filesz / sizeof(Elf_Dyn));
   }
-  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return {};
-  }
-  for (const Elf_Shdr &Sec : *Sections) {
+  for (const Elf_Shdr &Sec : Sections) {
     if (Sec.sh_type != ELF::SHT_DYNAMIC)
       continue;
     Expected<ArrayRef<Elf_Dyn>> Dyn =
         Obj.template getSectionContentsAsArray<Elf_Dyn>(Sec);
     if (Dyn)
       return *Dyn;
-    consumeError(Dyn.takeError());
+    Warnings.add("dynamic section", "unable to read the dynamic section",
+                 Dyn.takeError());
     break;
   }
   return {};
 }
 
 template <class ELFT>
-std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
+std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() {
   std::optional<uint64_t> Addr, Size;
   for (const typename ELFT::Dyn &D : dynamicEntries()) {
     if (D.d_tag == ELF::DT_STRTAB)
@@ -234,7 +282,7 @@ std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
     return std::nullopt;
   Expected<const uint8_t *> Ptr = Obj.toMappedAddr(*Addr);
   if (!Ptr) {
-    consumeError(Ptr.takeError());
+    Warnings.add("DT_STRTAB", "unable to map DT_STRTAB", Ptr.takeError());
     return std::nullopt;
   }
   uint64_t Offset = *Ptr - Obj.base();
@@ -243,7 +291,7 @@ std::optional<StringRef> ELFMapReaderImpl<ELFT>::dynamicStringTable() const {
   return StringRef(reinterpret_cast<const char *>(*Ptr), *Size);
 }
 
-template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() const {
+template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() {
   std::optional<uint64_t> SOName;
   for (const typename ELFT::Dyn &D : dynamicEntries())
     if (D.d_tag == ELF::DT_SONAME)
@@ -256,32 +304,29 @@ template <class ELFT> std::string ELFMapReaderImpl<ELFT>::loadName() const {
   return StrTab->drop_front(*SOName).split('\0').first.str();
 }
 
-template <class ELFT>
-std::vector<MapSectionInfo> ELFMapReaderImpl<ELFT>::mapSections() const {
-  std::vector<MapSectionInfo> Maps;
-  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return Maps;
-  }
+template <class ELFT> void ELFMapReaderImpl<ELFT>::indexRelocSections() {
   unsigned Index = 0;
-  for (const Elf_Shdr &Sec : *Sections) {
+  for (const Elf_Shdr &Sec : Sections) {
+    unsigned I = Index++;
+    if (Sec.sh_type == ELF::SHT_RELA || Sec.sh_type == ELF::SHT_REL ||
+        Sec.sh_type == ELF::SHT_CREL)
+      RelocSections[Sec.sh_info].push_back({I, &Sec});
+  }
+}
+
+template <class ELFT> void ELFMapReaderImpl<ELFT>::findMapSections() {
+  unsigned Index = 0;
+  for (const Elf_Shdr &Sec : Sections) {
     unsigned I = Index++;
     if (Sec.sh_type != SHT_BB_ADDR_MAP && Sec.sh_type != SHT_BB_ADDR_MAP_V0)
       continue;
     MapSectionInfo Info;
     Info.Index = I;
     Info.LegacyType = Sec.sh_type == SHT_BB_ADDR_MAP_V0;
-    if (Expected<StringRef> Name = Obj.getSectionName(Sec))
-      Info.Name = Name->str();
-    else {
-      consumeError(Name.takeError());
-      Info.Name = "<?>";
-    }
+    Info.Name = SectionNames[I].str();
     Maps.push_back(std::move(Info));
   }
   sortLikeReadobj(Maps);
-  return Maps;
 }
 
 template <class ELFT>
@@ -290,12 +335,10 @@ void ELFMapReaderImpl<ELFT>::sortLikeReadobj(
   // llvm-readobj lists a map section where it first meets the section or a
   // relocation section applying to it; only a relocation section placed
   // before its map changes the section order.
-  if (!RelocSections)
-    indexRelocSections();
   auto Key = [&](const MapSectionInfo &Info) {
     unsigned First = Info.Index;
-    auto It = RelocSections->find(Info.Index);
-    if (It != RelocSections->end())
+    auto It = RelocSections.find(Info.Index);
+    if (It != RelocSections.end())
       for (const RelocSection &R : It->second)
         First = std::min(First, R.Index);
     return First;
@@ -379,30 +422,12 @@ Error ELFMapReaderImpl<ELFT>::checkCrelCount(const RelocSection &R) const {
   return Error::success();
 }
 
-template <class ELFT> void ELFMapReaderImpl<ELFT>::indexRelocSections() const {
-  RelocSections.emplace();
-  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return;
-  }
-  unsigned Index = 0;
-  for (const Elf_Shdr &Sec : *Sections) {
-    unsigned I = Index++;
-    if (Sec.sh_type == ELF::SHT_RELA || Sec.sh_type == ELF::SHT_REL ||
-        Sec.sh_type == ELF::SHT_CREL)
-      (*RelocSections)[Sec.sh_info].push_back({I, &Sec});
-  }
-}
-
 template <class ELFT>
 Expected<RelocationTable>
 ELFMapReaderImpl<ELFT>::relocationsFor(unsigned SecIndex,
                                        uint64_t SectionSize) const {
-  if (!RelocSections)
-    indexRelocSections();
-  auto It = RelocSections->find(SecIndex);
-  if (It == RelocSections->end())
+  auto It = RelocSections.find(SecIndex);
+  if (It == RelocSections.end())
     return makeError("no relocation section applies to it in a relocatable "
                      "object");
   RelocationTable T(SectionSize);
@@ -505,9 +530,6 @@ Error SectionReaderImpl<ELFT>::forEachFunction(NamedFunctionHandler OnFunction,
 template <class ELFT>
 Expected<std::unique_ptr<MapSectionReader>>
 ELFMapReaderImpl<ELFT>::open(const MapSectionInfo &Info) const {
-  // Built here, once, so that decoding never writes to the reader.
-  if (!Symbols)
-    buildSymbolIndex();
   Expected<const Elf_Shdr *> SecOrErr = Obj.getSection(Info.Index);
   if (!SecOrErr)
     return SecOrErr.takeError();
@@ -538,33 +560,14 @@ ELFMapReaderImpl<ELFT>::open(const MapSectionInfo &Info) const {
 template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
   FileFacts F;
   F.Relocatable = isRelocatable();
-  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
+  unsigned Index = 0;
+  for (const Elf_Shdr &Sec : Sections)
+    F.Sections.push_back({SectionNames[Index++].str(), Sec.sh_type,
+                          Sec.sh_flags, Sec.sh_addr, Sec.sh_size, Sec.sh_link});
+  if (!SymbolsRead || !StrTab)
     return F;
-  }
-  for (const Elf_Shdr &Sec : *Sections) {
-    SectionFacts S{"<?>",       Sec.sh_type, Sec.sh_flags,
-                   Sec.sh_addr, Sec.sh_size, Sec.sh_link};
-    if (Expected<StringRef> Name = Obj.getSectionName(Sec))
-      S.Name = Name->str();
-    else
-      consumeError(Name.takeError());
-    F.Sections.push_back(std::move(S));
-  }
-  if (!Symbols)
-    buildSymbolIndex();
-  if (!SymTab)
-    return F;
-  Expected<typename ELFT::SymRange> Syms = Obj.symbols(SymTab);
-  Expected<StringRef> StrTab = Obj.getStringTableForSymtab(*SymTab);
-  if (!Syms || !StrTab) {
-    consumeError(Syms.takeError());
-    consumeError(StrTab.takeError());
-    return F;
-  }
-  uint32_t Index = 0;
-  for (const typename ELFT::Sym &Sym : *Syms) {
+  Index = 0;
+  for (const typename ELFT::Sym &Sym : Symbols.Syms) {
     uint32_t I = Index++;
     bool IsFunction = Sym.getType() == ELF::STT_FUNC;
     bool IsPart = Sym.getType() == ELF::STT_NOTYPE;
@@ -575,6 +578,7 @@ template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
     // As for naming: without the Thumb/microMIPS bit of function symbols.
     Expected<uint64_t> Value = ObjF.toSymbolRef(SymTab, I).getAddress();
     if (!Name || !Value) {
+      // create() warned of this kind of problem (buildSymbolIndex).
       consumeError(Name.takeError());
       consumeError(Value.takeError());
       continue;
@@ -588,11 +592,9 @@ template <class ELFT> FileFacts ELFMapReaderImpl<ELFT>::facts() const {
 template <class ELFT>
 Expected<RelocationTargets>
 ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
-  if (!RelocSections)
-    indexRelocSections();
   RelocationTargets Targets;
-  auto It = RelocSections->find(Info.Index);
-  if (!isRelocatable() || It == RelocSections->end())
+  auto It = RelocSections.find(Info.Index);
+  if (!isRelocatable() || It == RelocSections.end())
     return Targets;
   for (const RelocSection &R : It->second) {
     Expected<const Elf_Shdr *> RelSymTab = Obj.getSection(R.Sec->sh_link);
@@ -615,14 +617,8 @@ ELFMapReaderImpl<ELFT>::relocationTargets(const MapSectionInfo &Info) const {
   return Targets;
 }
 
-template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
-  Symbols.emplace();
-  Expected<typename ELFT::ShdrRange> Sections = Obj.sections();
-  if (!Sections) {
-    consumeError(Sections.takeError());
-    return;
-  }
-  for (const Elf_Shdr &Sec : *Sections)
+template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() {
+  for (const Elf_Shdr &Sec : Sections)
     if (Sec.sh_type == ELF::SHT_SYMTAB) {
       SymTab = &Sec;
       break;
@@ -630,24 +626,49 @@ template <class ELFT> void ELFMapReaderImpl<ELFT>::buildSymbolIndex() const {
   if (!SymTab)
     return;
   Expected<typename ELFT::SymRange> Syms = Obj.symbols(SymTab);
-  if (!Syms) {
-    consumeError(Syms.takeError());
-    return;
-  }
-  Symbols->Syms = *Syms;
+  if (!Syms)
+    return Warnings.add("symbol table", "unable to read the symbol table",
+                        Syms.takeError());
+  SymbolsRead = true;
+  Symbols.Syms = *Syms;
   if (Expected<StringRef> Table = Obj.getStringTableForSymtab(*SymTab))
     StrTab = *Table;
   else
-    consumeError(Table.takeError());
+    Warnings.add("string table",
+                 "unable to read the string table of the symbol table",
+                 Table.takeError());
+  // Every symbol facts() reads is checked here, so that the problems are
+  // warned of once, whoever reads the symbols.
   uint32_t Index = 0;
   for (const typename ELFT::Sym &Sym : *Syms) {
     uint32_t I = Index++;
-    if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.getType() != ELF::STT_FUNC)
+    bool IsFunction = Sym.getType() == ELF::STT_FUNC;
+    if (Sym.st_shndx == ELF::SHN_UNDEF ||
+        !(IsFunction || Sym.getType() == ELF::STT_NOTYPE))
       continue;
-    addSymbol(Sym, I);
+    checkSymbolName(Sym, I);
+    if (IsFunction)
+      addSymbol(Sym, I);
+    else if (isRelocatable() && Sym.st_shndx < ELF::SHN_LORESERVE)
+      if (Expected<uint64_t> A = ObjF.toSymbolRef(SymTab, I).getAddress(); !A)
+        Warnings.add("symbol address",
+                     "unable to read the address of symbol with index " +
+                         Twine(I),
+                     A.takeError());
   }
-  Symbols->ByAddress.finish();
-  Symbols->BySectionAddress.finish();
+  Symbols.ByAddress.finish();
+  Symbols.BySectionAddress.finish();
+}
+
+template <class ELFT>
+void ELFMapReaderImpl<ELFT>::checkSymbolName(const typename ELFT::Sym &Sym,
+                                             uint32_t I) {
+  // getName fails only for an st_name past the table: testing that first
+  // spares measuring every name.
+  if (StrTab && Sym.st_name >= StrTab->size())
+    Warnings.add("symbol name",
+                 "unable to read the name of symbol with index " + Twine(I),
+                 Sym.getName(*StrTab).takeError());
 }
 
 template <class ELFT>
@@ -669,25 +690,27 @@ ELFMapReaderImpl<ELFT>::symbolAddress(const typename ELFT::Sym &Sym,
 
 template <class ELFT>
 void ELFMapReaderImpl<ELFT>::addSymbol(const typename ELFT::Sym &ESym,
-                                       uint32_t I) const {
+                                       uint32_t I) {
   Expected<uint64_t> Addr = symbolAddress(ESym, I);
-  if (!Addr) {
-    consumeError(Addr.takeError());
-    return;
-  }
+  if (!Addr)
+    return Warnings.add("symbol address",
+                        "unable to read the address of symbol with index " +
+                            Twine(I),
+                        Addr.takeError());
   // The first symbol in table order wins, as in llvm-readobj.
-  Symbols->ByAddress.add(*Addr, I);
+  Symbols.ByAddress.add(*Addr, I);
   // Only relocatable files name functions by section and address.
   if (!isRelocatable())
     return;
   ELFSymbolRef Sym = ObjF.toSymbolRef(SymTab, I);
   Expected<section_iterator> Sec = Sym.getSection();
-  if (!Sec) {
-    consumeError(Sec.takeError());
-    return;
-  }
+  if (!Sec)
+    return Warnings.add("symbol section",
+                        "unable to read the section of symbol with index " +
+                            Twine(I),
+                        Sec.takeError());
   if (*Sec != ObjF.section_end())
-    Symbols->BySectionAddress.add({(*Sec)->getIndex(), *Addr}, I);
+    Symbols.BySectionAddress.add({(*Sec)->getIndex(), *Addr}, I);
 }
 
 template <class ELFT>
@@ -695,14 +718,15 @@ StringRef
 ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
                                      std::optional<unsigned> LinkedSec) const {
   std::optional<uint32_t> Index =
-      LinkedSec ? Symbols->BySectionAddress.find({*LinkedSec, Address})
-                : Symbols->ByAddress.find(Address);
+      LinkedSec ? Symbols.BySectionAddress.find({*LinkedSec, Address})
+                : Symbols.ByAddress.find(Address);
   if (!Index)
     return "";
   if (!StrTab)
     return "<?>";
-  Expected<StringRef> Name = Symbols->Syms[*Index].getName(*StrTab);
+  Expected<StringRef> Name = Symbols.Syms[*Index].getName(*StrTab);
   if (!Name) {
+    // create() warned of names past the string table (checkSymbolName).
     consumeError(Name.takeError());
     return "<?>";
   }
@@ -710,9 +734,9 @@ ELFMapReaderImpl<ELFT>::functionName(uint64_t Address,
 }
 
 template <class ELFT>
-std::unique_ptr<ELFMapReader> makeReader(const ELFObjectFileBase &Obj) {
-  return std::make_unique<ELFMapReaderImpl<ELFT>>(
-      cast<ELFObjectFile<ELFT>>(Obj));
+Expected<std::unique_ptr<ELFMapReader>>
+makeReader(const ELFObjectFileBase &Obj) {
+  return ELFMapReaderImpl<ELFT>::create(cast<ELFObjectFile<ELFT>>(Obj));
 }
 
 } // namespace

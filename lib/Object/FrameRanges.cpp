@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/FrameRanges.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
@@ -22,28 +21,6 @@ namespace bbmap {
 
 namespace {
 
-/// Calls \p Each with every FDE of \p Obj's .eh_frame and the section's
-/// address; a malformed section gives the FDEs before the damage.
-void forEachFDE(const ELFObjectFileBase &Obj,
-                function_ref<void(const dwarf::FDE &, uint64_t)> Each) {
-  for (const SectionRef &S : Obj.sections()) {
-    Expected<StringRef> Name = S.getName();
-    Expected<StringRef> Contents = S.getContents();
-    if (Name && *Name == ".eh_frame" && Contents) {
-      DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
-                              Obj.getBytesInAddress());
-      DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S.getAddress());
-      if (Error E = Frame.parse(Data))
-        consumeError(std::move(E));
-      for (const dwarf::FrameEntry &Entry : Frame.entries())
-        if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
-          Each(*F, S.getAddress());
-    }
-    consumeError(Name.takeError());
-    consumeError(Contents.takeError());
-  }
-}
-
 /// The section named \p Name, if \p Obj has one.
 std::optional<SectionRef> sectionNamed(const ELFObjectFileBase &Obj,
                                        StringRef Name) {
@@ -51,16 +28,43 @@ std::optional<SectionRef> sectionNamed(const ELFObjectFileBase &Obj,
     Expected<StringRef> N = S.getName();
     if (N && *N == Name)
       return S;
+    // A name that cannot be read is not the one looked for; it is among
+    // the warnings of the file's ELFMapReader.
     consumeError(N.takeError());
   }
   return std::nullopt;
 }
 
+/// Calls \p Each with every FDE of \p Obj's .eh_frame and the section's
+/// address; a malformed section gives the FDEs before the damage.
+void forEachFDE(const ELFObjectFileBase &Obj, WarningList &Warnings,
+                function_ref<void(const dwarf::FDE &, uint64_t)> Each) {
+  std::optional<SectionRef> S = sectionNamed(Obj, ".eh_frame");
+  if (!S)
+    return;
+  Expected<StringRef> Contents = S->getContents();
+  if (!Contents)
+    return Warnings.add(".eh_frame", "unable to read .eh_frame",
+                        Contents.takeError());
+  DWARFDataExtractor Data(*Contents, Obj.isLittleEndian(),
+                          Obj.getBytesInAddress());
+  DWARFDebugFrame Frame(Obj.getArch(), /*IsEH=*/true, S->getAddress());
+  if (Error E = Frame.parse(Data))
+    Warnings.add(".eh_frame",
+                 "unable to parse .eh_frame (the FDEs before the damage are "
+                 "read)",
+                 std::move(E));
+  for (const dwarf::FrameEntry &Entry : Frame.entries())
+    if (const auto *F = dyn_cast<dwarf::FDE>(&Entry))
+      Each(*F, S->getAddress());
+}
+
 } // namespace
 
-std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
+std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj,
+                                    WarningList &Warnings) {
   std::vector<FrameRange> Ranges;
-  forEachFDE(Obj, [&](const dwarf::FDE &F, uint64_t) {
+  forEachFDE(Obj, Warnings, [&](const dwarf::FDE &F, uint64_t) {
     Ranges.push_back(
         {F.getInitialLocation(), F.getAddressRange(), F.getLSDAAddress()});
   });
@@ -75,7 +79,8 @@ std::vector<FrameRange> frameRanges(const ELFObjectFileBase &Obj) {
   return Ranges;
 }
 
-Expected<HiddenFrames> hiddenFrames(const ELFObjectFileBase &Obj) {
+Expected<HiddenFrames> hiddenFrames(const ELFObjectFileBase &Obj,
+                                    WarningList &Warnings) {
   std::optional<SectionRef> Header = sectionNamed(Obj, ".eh_frame_hdr");
   if (!Header)
     return HiddenFrames();
@@ -110,10 +115,10 @@ Expected<HiddenFrames> hiddenFrames(const ELFObjectFileBase &Obj) {
     return Malformed(8, "a table of " + Twine(Count) + " entries in " +
                             Twine(Data.size()) + " bytes");
   // The FDEs by address in .eh_frame, and the starts that some FDE
-  // covering code has.
-  DenseMap<uint64_t, uint64_t> RangeAt;
-  DenseSet<uint64_t> CodeStarts;
-  forEachFDE(Obj, [&](const dwarf::FDE &F, uint64_t SectionAddress) {
+  // covering code has: addresses from the file, any value.
+  AnyKeyMap<uint64_t, uint64_t> RangeAt;
+  AnyKeySet<uint64_t> CodeStarts;
+  forEachFDE(Obj, Warnings, [&](const dwarf::FDE &F, uint64_t SectionAddress) {
     RangeAt[SectionAddress + F.getOffset()] = F.getAddressRange();
     if (F.getAddressRange())
       CodeStarts.insert(F.getInitialLocation());

@@ -7,6 +7,12 @@
 // decodes as NOP and LLVM 19 as HINT #0 (other hints, such as bti and
 // paciasp, are not no-ops to BOLT either).
 //
+// The MC objects are made once and only read afterwards, except the
+// disassembler: getInstruction of x86 and AArch64 (LLVM 19 and 22) stores
+// its comment stream in the MCDisassembler, so each thread decodes with its
+// own. They share the MCContext, which the two targets' getInstruction
+// does not use.
+//
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/InstructionDecoder.h"
@@ -24,6 +30,7 @@
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include <atomic>
 #include <mutex>
 
 using namespace llvm;
@@ -49,6 +56,18 @@ const Triple &registryTriple(const Triple &TT) { return TT; }
 #else
 const std::string &registryTriple(const Triple &TT) { return TT.getTriple(); }
 #endif
+
+/// Each decoder's ID, unique in the process.
+uint64_t nextDecoderID() {
+  static std::atomic<uint64_t> Next{1};
+  return Next++;
+}
+
+/// A thread's cache of the disassembler it used last, and of which decoder.
+struct LastDisassembler {
+  uint64_t Decoder = 0;
+  const MCDisassembler *Disassembler = nullptr;
+};
 
 Error setupError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(),
@@ -83,12 +102,18 @@ InstructionDecoder::create(const ELFObjectFileBase &Obj) {
     return setupError("no MC support for " + TT.str());
   D->Ctx =
       std::make_unique<MCContext>(TT, D->MAI.get(), D->MRI.get(), D->STI.get());
-  D->Disassembler.reset(T->createMCDisassembler(*D->STI, *D->Ctx));
+  D->TheTarget = T;
+  D->ID = nextDecoderID();
+  // The creating thread's disassembler, made now so that a target without
+  // one fails here.
+  std::unique_ptr<MCDisassembler> First(
+      T->createMCDisassembler(*D->STI, *D->Ctx));
   D->Analysis.reset(T->createMCInstrAnalysis(D->MII.get()));
   D->Printer.reset(T->createMCInstPrinter(TT, D->MAI->getAssemblerDialect(),
                                           *D->MAI, *D->MII, *D->MRI));
-  if (!D->Disassembler || !D->Analysis || !D->Printer)
+  if (!First || !D->Analysis || !D->Printer)
     return setupError("no disassembler for " + TT.str());
+  D->Disassemblers[std::this_thread::get_id()] = std::move(First);
   D->findNopOpcodes();
   for (const SectionRef &S : Obj.sections()) {
     if (!S.isText() || S.isVirtual())
@@ -144,6 +169,19 @@ bool InstructionDecoder::isPCRelOperand(const MCInst &Inst,
          Desc.operands()[OpIndex].OperandType == MCOI::OPERAND_PCREL;
 }
 
+const MCDisassembler &InstructionDecoder::disassembler() const {
+  thread_local LastDisassembler Last;
+  if (Last.Decoder == ID)
+    return *Last.Disassembler;
+  std::lock_guard<std::mutex> Lock(DisassemblersMutex);
+  std::unique_ptr<MCDisassembler> &Own =
+      Disassemblers[std::this_thread::get_id()];
+  if (!Own)
+    Own.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
+  Last = {ID, Own.get()};
+  return *Own;
+}
+
 std::optional<Instruction> InstructionDecoder::decode(uint64_t Address) const {
   MCInst Inst;
   return decode(Address, Inst);
@@ -160,9 +198,12 @@ std::optional<Instruction> InstructionDecoder::decode(uint64_t Address,
   if (Address - S.Address >= S.Bytes.size())
     return std::nullopt;
   uint64_t Size = 0;
-  if (Disassembler->getInstruction(Inst, Size,
-                                   S.Bytes.drop_front(Address - S.Address),
-                                   Address, nulls()) != MCDisassembler::Success)
+  // Not the shared nulls(): AArch64's decoders may write comments, and a
+  // raw_ostream is not safe to share.
+  raw_null_ostream Comments;
+  if (disassembler().getInstruction(
+          Inst, Size, S.Bytes.drop_front(Address - S.Address), Address,
+          Comments) != MCDisassembler::Success)
     return std::nullopt;
   Instruction I;
   I.Address = Address;

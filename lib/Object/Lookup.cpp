@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Object/Lookup.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Parallel.h"
 #include <cstring>
 #include <numeric>
 
@@ -183,7 +183,8 @@ std::vector<StringRef> cutAtLines(StringRef Text, size_t N, size_t MinBytes) {
 } // namespace
 
 Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
-                         std::vector<LookupRequest> &Requests) {
+                         std::vector<LookupRequest> &Requests,
+                         unsigned Threads) {
   for (const std::string &Text : Texts) {
     Expected<LookupRequest> R = parseLookupRequest(Text);
     if (!R)
@@ -195,26 +196,26 @@ Error readLookupRequests(ArrayRef<std::string> Texts, StringRef File,
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(File);
   if (!Buf)
     return Buf.takeError();
-  return parseLookupLines((*Buf)->getBuffer(), File, Requests);
+  return parseLookupLines((*Buf)->getBuffer(), File, Requests, Threads);
 }
 
 Error parseLookupLines(StringRef Contents, StringRef File,
-                       std::vector<LookupRequest> &Requests,
+                       std::vector<LookupRequest> &Requests, unsigned Threads,
                        size_t MinChunkBytes) {
-  std::vector<StringRef> Pieces = cutAtLines(
-      Contents, 4 * parallel::strategy.compute_thread_count(), MinChunkBytes);
+  std::vector<StringRef> Pieces =
+      cutAtLines(Contents, 4 * threadCount(Threads), MinChunkBytes);
   // Room for a request per line; each chunk parses into its own part, and
   // the parts are then moved together.
   std::vector<size_t> Room(Pieces.size());
-  parallelFor(0, Pieces.size(),
-              [&](size_t I) { Room[I] = countLines(Pieces[I]); });
+  forEachIndex(Pieces.size(), Threads,
+               [&](size_t I) { Room[I] = countLines(Pieces[I]); });
   size_t Begin = Requests.size();
   Requests.resize(Begin + std::accumulate(Room.begin(), Room.end(), size_t(0)));
   std::vector<ParsedChunk> Chunks(Pieces.size());
   for (size_t I = 0, At = Begin; I < Pieces.size(); At += Room[I++])
     Chunks[I].Requests = Requests.data() + At;
-  parallelFor(0, Pieces.size(),
-              [&](size_t I) { parseChunk(Pieces[I], Chunks[I]); });
+  forEachIndex(Pieces.size(), Threads,
+               [&](size_t I) { parseChunk(Pieces[I], Chunks[I]); });
   size_t LinesBefore = 0;
   LookupRequest *To = Requests.data() + Begin;
   for (const ParsedChunk &Chunk : Chunks) {

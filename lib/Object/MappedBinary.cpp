@@ -30,6 +30,7 @@ bool hasSection(const ELFObjectFileBase &Obj, StringRef Name) {
     Expected<StringRef> N = S.getName();
     if (N && *N == Name)
       return true;
+    // Among the warnings of the file's ELFMapReader (decodeMaps).
     consumeError(N.takeError());
   }
   return false;
@@ -66,6 +67,7 @@ Error MappedBinary::decode(MapRequirement Maps, unsigned Threads) {
   runBoth(
       Threads, [&] { MapError.emplace(decodeMaps(Maps)); },
       [&] { readSymbols(); });
+  Warnings.append(SymbolWarnings);
   if (Error E = std::move(*MapError))
     return E;
   return readBAT();
@@ -75,6 +77,7 @@ Error MappedBinary::decodeMaps(MapRequirement Maps) {
   Expected<std::unique_ptr<ELFMapReader>> Reader = ELFMapReader::create(*Obj);
   if (!Reader)
     return Reader.takeError();
+  Warnings = (*Reader)->warnings();
   for (const MapSectionInfo &Info : (*Reader)->mapSections()) {
     Expected<DecodedSection> Sec = (*Reader)->decode(Info);
     if (!Sec)
@@ -91,7 +94,7 @@ Error MappedBinary::decodeMaps(MapRequirement Maps) {
 }
 
 void MappedBinary::readSymbols() {
-  Symbols = functionSymbols(*Obj);
+  Symbols = functionSymbols(*Obj, SymbolWarnings);
   for (const FunctionSymbol &S : Symbols) {
     SmallVector<uint64_t, 1> &Addrs = ByName[S.Name];
     if (!llvm::is_contained(Addrs, S.Address))

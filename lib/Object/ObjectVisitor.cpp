@@ -27,6 +27,7 @@ void visitObject(const ObjectFile &Obj, StringRef Name, Diagnostics &Diag,
     Diag.error(Name, toString(Reader.takeError()));
     return;
   }
+  Diag.warnings(Name, (*Reader)->warnings());
   OnObject(**Reader, Name);
 }
 
@@ -42,6 +43,8 @@ void visitArchive(const Archive &Arc, Diagnostics &Diag,
     Expected<StringRef> Data = C.getBuffer();
     if (!Data || Data->data() < Whole.data() ||
         Data->data() + Data->size() > Whole.data() + Whole.size()) {
+      // Both cases are the one error below; a member name that cannot be
+      // read is <?> in it.
       consumeError(Data.takeError());
       Expected<StringRef> Name = C.getName();
       Diag.error(Arc.getFileName(),

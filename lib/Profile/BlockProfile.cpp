@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -184,7 +185,8 @@ private:
   DenseMap<std::pair<uint32_t, uint32_t>, EdgeCount> Jumps;
   std::map<CallKey, EdgeCount> Calls;
   std::map<uint32_t, uint64_t> Returns;
-  DenseMap<uint64_t, InstrKind> Kinds;
+  /// By address: a block's code can hold DenseMap's reserved keys.
+  AnyKeyMap<uint64_t, InstrKind> Kinds;
   /// Whether any fall-through run charged blocks.
   bool ChargedRuns = false;
   /// Whether records are judged against the code (BlockProfile::Fit).
@@ -192,7 +194,8 @@ private:
   MappingStats Stats;
   /// The ends of the record being judged: (function address, fits).
   SmallVector<std::pair<uint64_t, bool>, 4> RecordEnds;
-  DenseMap<uint64_t, FunctionFit> Fit;
+  /// By function address, any value of it.
+  AnyKeyMap<uint64_t, FunctionFit> Fit;
 };
 
 /// When records are judged, the instruction is found in its block's code,
@@ -558,7 +561,7 @@ void BlockCounter::absorb(const BlockCounter &Other) {
   for (const auto &[Entry, Count] : Other.Returns)
     Returns[Entry] += Count;
   for (const auto &[Function, F] : Other.Fit) {
-    FunctionFit &Mine = Fit[Function];
+    FunctionFit &Mine = Fit[Function.Value];
     Mine.Records += F.Records;
     Mine.Misfits += F.Misfits;
   }
@@ -618,7 +621,8 @@ BlockProfile BlockCounter::finish(bool Sampled) {
   P.Calls = std::move(Calls);
   P.Returns = std::move(Returns);
   P.Stats = Stats;
-  P.Fit.insert(Fit.begin(), Fit.end());
+  for (const auto &[Function, F] : Fit)
+    P.Fit.emplace(Function.Value, F);
   if (!Sampled && !ChargedRuns)
     countFromFlow(P, Index);
   return P;

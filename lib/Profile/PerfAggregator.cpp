@@ -17,7 +17,6 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
-#include <limits>
 #include <tuple>
 
 using namespace llvm;
@@ -55,12 +54,6 @@ constexpr uint64_t MaxPageSize = 0x10000;
 
 /// "Runtime - Start + VStart" must not land on DenseMap's reserved keys.
 constexpr uint64_t MaxAddress = ~uint64_t(0) - 2;
-
-/// DenseMap keeps INT_MAX and INT_MIN for itself; no process has them.
-bool usablePID(int32_t PID) {
-  return PID != std::numeric_limits<int32_t>::max() &&
-         PID != std::numeric_limits<int32_t>::min();
-}
 
 /// Kernel code lies in the upper half of the address space (x86-64,
 /// AArch64).
@@ -180,8 +173,7 @@ Error PerfAggregator::mmap(const PerfMMap &M) {
     return recordError("build-id mismatch: " + M.Path + " ran with build-id " +
                        M.BuildID + ", " + Binary.Name + " has " +
                        Binary.BuildID);
-  if (!M.Executable || M.Length == 0 || M.Start + M.Length < M.Start ||
-      !usablePID(M.PID))
+  if (!M.Executable || M.Length == 0 || M.Start + M.Length < M.Start)
     return Error::success();
 
   const LoadSegment *Best = nullptr;
@@ -204,7 +196,7 @@ Error PerfAggregator::mmap(const PerfMMap &M) {
 }
 
 void PerfAggregator::fork(int32_t Child, int32_t Parent) {
-  if (Child == Parent || !usablePID(Child) || !usablePID(Parent))
+  if (Child == Parent)
     return;
   auto It = Processes.find(Parent);
   if (It == Processes.end())
@@ -214,7 +206,7 @@ void PerfAggregator::fork(int32_t Child, int32_t Parent) {
 }
 
 void PerfAggregator::exec(int32_t PID) {
-  if (usablePID(PID) && Processes.contains(PID))
+  if (Processes.contains(PID))
     setProcess(PID, nullptr);
 }
 
@@ -238,7 +230,7 @@ PerfAggregator::ViewID PerfAggregator::view(std::optional<int32_t> PID) {
   }
   if (LastView && LastView->first == *PID)
     return LastView->second;
-  const MappingList *Maps = usablePID(*PID) ? Processes.lookup(*PID) : nullptr;
+  const MappingList *Maps = Processes.lookup(*PID);
   auto [It, New] = ViewIndex.try_emplace({Maps, unsigned(SawBinaryMapping)}, 0);
   if (New) {
     View V;
@@ -274,7 +266,7 @@ std::optional<uint64_t> PerfAggregator::translate(const View &V,
   if (!V.All)
     return Lookup(V.Maps);
   // The processes whose mappings changed last come first.
-  SmallDenseSet<int32_t, 16> Seen;
+  SmallDenseSet<AnyKey<int32_t>, 16> Seen;
   for (const TableChange *C = V.Table; C; C = C->Earlier)
     if (Seen.insert(C->PID).second)
       if (std::optional<uint64_t> Address = Lookup(C->List))

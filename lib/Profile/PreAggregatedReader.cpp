@@ -5,8 +5,8 @@
 // name. Identical records are summed as they are read (RecordTable: a hash
 // table from record to its place in the profile), so memory grows with the
 // number of distinct records, not with the file. A large file is cut at line
-// breaks into parts parsed on every core and merged in file order, so the
-// result is the same for any number of parts.
+// breaks into a part per thread, parsed at once and merged in file order, so
+// the result is the same for any number of parts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +14,10 @@
 #include "ProfileText.h"
 #include "bbmap/Profile/PerfAggregator.h"
 #include "bbmap/Profile/RecordTable.h"
+#include "bbmap/Support/Parallel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/Parallel.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <limits>
@@ -337,12 +336,11 @@ Error Parser::merge(const Parser &Next) {
 /// Below this many bytes a file is read in one part.
 constexpr size_t MinPartSize = 4 << 20;
 
-/// \p Text cut at line breaks into one part per core (fewer for a small
-/// file).
-std::vector<StringRef> splitAtLines(StringRef Text) {
+/// \p Text cut at line breaks into one part per thread of \p Threads (fewer
+/// for a small file).
+std::vector<StringRef> splitAtLines(StringRef Text, unsigned Threads) {
   size_t Count =
-      std::clamp<size_t>(Text.size() / MinPartSize, 1,
-                         hardware_concurrency().compute_thread_count());
+      std::clamp<size_t>(Text.size() / MinPartSize, 1, threadCount(Threads));
   std::vector<StringRef> Parts;
   while (Parts.size() + 1 < Count) {
     size_t Cut = Text.find('\n', Text.size() / (Count - Parts.size()));
@@ -358,9 +356,10 @@ std::vector<StringRef> splitAtLines(StringRef Text) {
 } // namespace
 
 Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
-                                                  StringRef BinaryBuildID) {
+                                                  StringRef BinaryBuildID,
+                                                  unsigned Threads) {
   StringRef File = Buffer.getBufferIdentifier();
-  std::vector<StringRef> Parts = splitAtLines(Buffer.getBuffer());
+  std::vector<StringRef> Parts = splitAtLines(Buffer.getBuffer(), Threads);
   if (Parts.size() == 1) {
     // No thread pool for a small file.
     Parser Whole(File, BinaryBuildID, Parts.front(), /*FirstLine=*/1);
@@ -373,9 +372,10 @@ Expected<BranchProfile> PreAggregatedReader::read(MemoryBufferRef Buffer,
     Parsers.push_back(
         std::make_unique<Parser>(File, BinaryBuildID, Part, /*FirstLine=*/1));
   // Line numbers of a part are only known once the parts before it are
-  // counted: a failed part is parsed again, numbered, for its message.
+  // counted: a failed part's error is dropped, and the part parsed again,
+  // numbered, for the message returned.
   std::vector<char> Failed(Parts.size());
-  parallelFor(0, Parts.size(), [&](size_t I) {
+  forEachIndex(Parts.size(), Threads, [&](size_t I) {
     if (Error E = Parsers[I]->parse()) {
       consumeError(std::move(E));
       Failed[I] = true;

@@ -13,7 +13,7 @@
 #include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Perf/PerfFormat.h"
-#include "llvm/ADT/DenseMap.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MathExtras.h"
@@ -60,7 +60,8 @@ private:
 
   StringRef BinaryName;
   uint64_t LineBytes;
-  DenseMap<int32_t, std::vector<Mapping>> Processes;
+  /// By PID: every int32_t, DenseMap's reserved keys too.
+  AnyKeyMap<int32_t, std::vector<Mapping>> Processes;
   StringMap<uint32_t> ObjectIndex;
   ProcessCode Code;
 };
@@ -140,8 +141,14 @@ Error LineCollector::record(PerfFile &File, const Record &R) {
     TaskEvent T;
     if (Error E = File.decodeTask(R, T))
       return E;
-    if (T.PID != T.PPID && Processes.count(T.PPID))
-      Processes[T.PID] = Processes[T.PPID];
+    if (T.PID == T.PPID)
+      return Error::success();
+    // A copy first: inserting the child may grow the table and move the
+    // parent's mappings.
+    if (auto It = Processes.find(T.PPID); It != Processes.end()) {
+      std::vector<Mapping> Parent = It->second;
+      Processes[T.PID] = std::move(Parent);
+    }
     return Error::success();
   }
   case record::Sample: {
@@ -208,19 +215,24 @@ const FrameRange *frameOf(ArrayRef<FrameRange> Frames, uint64_t Address) {
 }
 
 /// Spreads the weights of \p Lines (file offset -> weight, of the object
-/// at \p Path) over the lines of the FDEs they fall in.
+/// at \p Path) over the lines of the FDEs they fall in; what cannot be read
+/// goes to \p Warnings.
 void spreadInObject(StringRef Path, uint64_t LineBytes,
-                    std::vector<std::pair<uint64_t, double>> &Lines) {
+                    std::vector<std::pair<uint64_t, double>> &Lines,
+                    WarningList &Warnings) {
   Expected<object::OwningBinary<object::ObjectFile>> File =
       object::ObjectFile::createObjectFile(Path);
-  if (!File) {
-    consumeError(File.takeError());
-    return;
-  }
+  if (!File)
+    return Warnings.add(
+        Path, "unable to read " + Path + " (its lines stay as sampled)",
+        File.takeError());
   const auto *Obj = dyn_cast<object::ELFObjectFileBase>(File->getBinary());
   if (!Obj)
     return;
-  std::vector<FrameRange> Frames = frameRanges(*Obj);
+  WarningList Mine;
+  std::vector<FrameRange> Frames = frameRanges(*Obj, Mine);
+  for (StringRef Msg : Mine.messages())
+    Warnings.add(Path, Path + ": " + Msg);
   CodeSections Code(*Obj);
   // The weight of each FDE's samples, by its index in Frames (summed in
   // FDE order below, so the same input gives the same weights).
@@ -256,7 +268,7 @@ void spreadOverFunctions(ProcessCode &Code, uint64_t LineBytes) {
   Code.OtherLines.clear();
   for (uint32_t I = 0; I != ByObject.size(); ++I) {
     llvm::sort(ByObject[I]);
-    spreadInObject(Code.Objects[I], LineBytes, ByObject[I]);
+    spreadInObject(Code.Objects[I], LineBytes, ByObject[I], Code.Warnings);
     for (const auto &[Line, Weight] : ByObject[I])
       Code.OtherLines[{I, Line}] += Weight;
   }

@@ -35,6 +35,8 @@ std::optional<uint64_t> resolveFdataName(const MappedBinary &Binary,
                                          StringRef Name) {
   Expected<uint64_t> Address = Binary.addressOf(Name);
   if (!Address) {
+    // A look-up, not a problem of the file: the name is tried without its
+    // `/N` suffix, and one that names nothing is an unresolved name.
     consumeError(Address.takeError());
     if (Name.contains('/'))
       return resolveFdataName(Binary, Name.substr(0, Name.find('/')));
@@ -97,9 +99,9 @@ Expected<BranchProfile> readProfile(const ProfileSource &Source,
     return Text.takeError();
   if (Source.Format == ProfileFormat::Fdata)
     return readFdata(**Text, Binary, Facts);
-  return PreAggregatedReader::read((*Text)->getMemBufferRef(),
-                                   Source.IgnoreBuildID ? StringRef()
-                                                        : Binary.buildID());
+  return PreAggregatedReader::read(
+      (*Text)->getMemBufferRef(),
+      Source.IgnoreBuildID ? StringRef() : Binary.buildID(), Source.Threads);
 }
 
 Expected<BranchProfile> readProfiles(ArrayRef<ProfileSource> Sources,

@@ -69,6 +69,7 @@ Expected<uint64_t> ByteReader::slowULEB(StringRef What, uint64_t Max) {
   Error Err = Error::success();
   uint64_t Value = Data.getULEB128(&Pos, &Err);
   if (Err) {
+    // Replaced by a DecodeError that names the field and its offset.
     consumeError(std::move(Err));
     Pos = Start;
     return lebError(Start, "ULEB128 " + What);
@@ -84,6 +85,7 @@ Expected<int64_t> ByteReader::sleb(StringRef What) {
   Error Err = Error::success();
   int64_t Value = Data.getSLEB128(&Pos, &Err);
   if (Err) {
+    // Replaced by a DecodeError that names the field and its offset.
     consumeError(std::move(Err));
     Pos = Start;
     return lebError(Start, "SLEB128 " + What);

@@ -1,6 +1,6 @@
 //===- Diagnostics.cpp - tool-named errors and warnings -------------------===//
 //
-// The two message kinds of Diagnostics, coloured as LLVM tools colour them.
+// The message kinds of Diagnostics, coloured as LLVM tools colour them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,16 @@ void Diagnostics::error(const Twine &Msg) {
 void Diagnostics::warning(StringRef File, const Twine &Msg) {
   Out.flush();
   WithColor::warning(Err, ToolName) << "'" << File << "': " << Msg << "\n";
+}
+
+void Diagnostics::warnings(StringRef File, const WarningList &Warnings) {
+  for (const std::string &Msg : Warnings.messages())
+    warning(File, Msg);
+}
+
+void Diagnostics::note(StringRef File, const Twine &Msg) {
+  Out.flush();
+  WithColor::note(Err, ToolName) << "'" << File << "': " << Msg << "\n";
 }
 
 } // namespace bbmap

@@ -20,14 +20,13 @@ unsigned threadCount(unsigned Requested) {
   return Requested ? Requested : hardware_concurrency().compute_thread_count();
 }
 
-void forEachInOrder(ArrayRef<uint32_t> Order, unsigned Threads,
-                    function_ref<void(uint32_t)> Work) {
-  Threads =
-      std::max<size_t>(1, std::min<size_t>(threadCount(Threads), Order.size()));
+void forEachIndex(size_t Count, unsigned Threads,
+                  function_ref<void(size_t)> Work) {
+  Threads = std::max<size_t>(1, std::min<size_t>(threadCount(Threads), Count));
   std::atomic<size_t> Next{0};
   auto Take = [&] {
-    for (size_t I = Next++; I < Order.size(); I = Next++)
-      Work(Order[I]);
+    for (size_t I = Next++; I < Count; I = Next++)
+      Work(I);
   };
   if (Threads == 1) {
     Take();
@@ -40,10 +39,15 @@ void forEachInOrder(ArrayRef<uint32_t> Order, unsigned Threads,
   Pool.wait();
 }
 
+void forEachInOrder(ArrayRef<uint32_t> Order, unsigned Threads,
+                    function_ref<void(uint32_t)> Work) {
+  forEachIndex(Order.size(), Threads, [&](size_t I) { Work(Order[I]); });
+}
+
 void runBoth(unsigned Threads, function_ref<void()> First,
              function_ref<void()> Second) {
-  forEachInOrder({0, 1}, Threads,
-                 [&](uint32_t Task) { Task == 0 ? First() : Second(); });
+  forEachIndex(2, Threads,
+               [&](size_t Task) { Task == 0 ? First() : Second(); });
 }
 
 std::vector<uint32_t> costliestFirst(ArrayRef<uint64_t> Costs) {

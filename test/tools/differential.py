@@ -7,8 +7,10 @@
   plain:   no map at all
 
 The plugin's map, decoded by llvm-readobj, must equal the in-tree one (block
-IDs included, see compare-maps.py), and the plugin's code and
-code relocations must equal the plain build's (see text-digest.py).
+IDs included, see compare-maps.py) and be byte-equal to it, relocations
+included (text-digest.py --maps; not with --mask-instr-hash or a build with
+every block in a section, whose maps differ by design), and the plugin's
+code and code relocations must equal the plain build's (see text-digest.py).
 
 Usage: differential.py --mode clang|llc --compiler CC --plugin SO
                        --readobj READOBJ --out PREFIX SRC [FLAG ...]
@@ -103,18 +105,29 @@ def main():
     sys.stdout.write(res.stdout)
 
     digest = os.path.join(TOOLS, 'text-digest.py')
-    plain = run([sys.executable, digest, objs['plain']])
-    plugin = run([sys.executable, digest, objs['plugin']])
-    sections = sum(1 for l in plain.splitlines() if l.startswith('section'))
-    if plain == plugin:
-        print('text: identical (%d code sections)' % sections)
-    else:
-        print('text: DIFFERENT')
+    bytes_equal = True
+    if '--renumber' not in cmp and not args.mask_instr_hash:
+        bytes_equal = same_digest(
+            'bytes', 'map sections',
+            *(run([sys.executable, digest, '--maps', objs[k]])
+              for k in ('intree', 'plugin')))
+    text_equal = same_digest(
+        'text', 'code sections',
+        run([sys.executable, digest, objs['plain']]),
+        run([sys.executable, digest, objs['plugin']]))
+    return 0 if res.returncode == 0 and bytes_equal and text_equal else 1
 
-        sys.stdout.writelines(difflib.unified_diff(
-            plain.splitlines(True), plugin.splitlines(True), 'plain',
-            'plugin'))
-    return 0 if res.returncode == 0 and plain == plugin else 1
+
+def same_digest(what, unit, want, got):
+    """Prints whether two text-digest.py outputs are equal (a diff if not)."""
+    count = sum(1 for l in want.splitlines() if not l.startswith(' '))
+    if want == got:
+        print('%s: identical (%d %s)' % (what, count, unit))
+        return True
+    print('%s: DIFFERENT' % what)
+    sys.stdout.writelines(difflib.unified_diff(
+        want.splitlines(True), got.splitlines(True), 'expected', 'plugin'))
+    return False
 
 
 if __name__ == '__main__':

@@ -7,7 +7,7 @@ Usage: perf-data-gen.py BINARY TRIPLES -o OUT [--style lbr|brbe|etm]
            [--pipe] [--hw-index] [--big-endian] [--depth N] [--samples N]
            [--size BYTES] [--unique N] [--pid N] [--load-bias N]
            [--all-objects] [--start-anywhere] [--padded-build-id]
-           [--repeat-newest N]
+           [--repeat-newest N] [--other-processes N]
 
 TRIPLES is the output of test/tools/exact-trace/trace-plugin.c: the runs
 `RUNSTART SOURCE TARGET COUNT` of a complete run of BINARY. Each sample's
@@ -31,7 +31,8 @@ executable segment (at the trace's load address), the samples with
 FINISHED_ROUND records between rounds of 256, and an EXIT (with
 --all-objects, MMAP2 records of every other object the trace ran code in
 too, from its map lines: the program, its libraries, the dynamic loader,
-as a process's file has them); file mode has
+as a process's file has them; with --other-processes, the same COMM and
+MMAP2 records for N more processes, PIDs 1 to N, that have no samples); file mode has
 the BUILD_ID, HOSTNAME, CMDLINE and EVENT_DESC features, a pipe (--pipe, as `perf
 record -o -`) HEADER_ATTR, EVENT_UPDATE (the name) and HEADER_BUILD_ID
 records. --big-endian writes the file a big-endian host writes (bit fields
@@ -279,6 +280,7 @@ def main():
     ap.add_argument('--start-anywhere', action='store_true')
     ap.add_argument('--padded-build-id', action='store_true')
     ap.add_argument('--repeat-newest', type=int, metavar='N')
+    ap.add_argument('--other-processes', type=int, default=0, metavar='N')
     args = ap.parse_args()
     etm = args.style == 'etm'
     if etm and args.pipe:
@@ -333,16 +335,24 @@ def main():
             i = bisect.bisect_left(runs, lo)
             if file != own and i < len(runs) and runs[i] < hi:
                 mappings.append((lo, hi - lo, off, file))
-    side = [w.record(COMM, MISC_COMM_EXEC,
-                     w.pack('II', pid, pid) + name +
-                     w.trailer(pid, tick(), side_id))]
-    for at, size, pgoff, file in sorted(mappings):
-        fname = file.encode() + b'\0'
-        fname += b'\0' * (-len(fname) % 8)
-        side.append(w.record(MMAP2, MISC_USER,
-                             w.pack('IIQQQIIQQII', pid, pid, at, size, pgoff,
-                                    0xfe, 0, 4242, 0, 5, 2) + fname +
-                             w.trailer(pid, tick(), side_id)))
+
+    def process(p):
+        """The COMM exec and MMAP2 records of process p."""
+        records = [w.record(COMM, MISC_COMM_EXEC,
+                            w.pack('II', p, p) + name +
+                            w.trailer(p, tick(), side_id))]
+        for at, size, pgoff, file in sorted(mappings):
+            fname = file.encode() + b'\0'
+            fname += b'\0' * (-len(fname) % 8)
+            records.append(w.record(MMAP2, MISC_USER,
+                                    w.pack('IIQQQIIQQII', p, p, at, size,
+                                           pgoff, 0xfe, 0, 4242, 0, 5, 2) +
+                                    fname + w.trailer(p, tick(), side_id)))
+        return records
+
+    side = process(pid)
+    for other in range(1, args.other_processes + 1):
+        side += process(other) if other != pid else []
 
     def branch_type(source):
         code = elf.read(source - bias, 4) if elf.in_exec(source - bias) else b''

@@ -6,6 +6,11 @@ relocation that applies to it (offset, type, symbol, addend). Two objects
 whose digests are equal have the same code bytes and the same relocations,
 whatever labels or non-code sections differ. Relocations against local
 labels and sections are shown as section+offset.
+
+With --maps, the same for every basic-block address map section
+(SHT_LLVM_BB_ADDR_MAP and the V0 type) instead, named by the code section
+it links to, with its flags and all its bytes: two objects whose map
+digests are equal have byte-equal maps, whatever the order of sections.
 """
 import hashlib
 import struct
@@ -13,6 +18,8 @@ import sys
 
 SHF_EXECINSTR = 0x4
 SHT_SYMTAB, SHT_RELA, SHT_REL = 2, 4, 9
+SHT_LLVM_BB_ADDR_MAP_V0, SHT_LLVM_BB_ADDR_MAP = 0x6fff4c08, 0x6fff4c0a
+EM_MIPS = 8
 
 
 class Elf:
@@ -22,6 +29,7 @@ class Elf:
         self.data = data
         self.is64 = data[4] == 2
         self.end = '<' if data[5] == 1 else '>'
+        self.machine, = self.unpack('H', 0x12)
         if self.is64:
             shoff, = self.unpack('Q', 0x28)
             shentsize, shnum, shstrndx = self.unpack('HHH', 0x3a)
@@ -82,35 +90,67 @@ class Elf:
             f = self.unpack(fmt, off)
             sym, typ = (f[1] >> 32, f[1] & 0xffffffff) if self.is64 else \
                        (f[1] >> 8, f[1] & 0xff)
+            if self.is64 and self.machine == EM_MIPS and self.end == '<':
+                # MIPS64 stores r_sym first, then four type bytes.
+                sym, typ = f[1] & 0xffffffff, f[1] >> 32
             yield f[0], typ, syms[sym] if sym < len(syms) else sym, \
                 f[2] if rela else 0
 
 
-def digest(path):
-    with open(path, 'rb') as fh:
-        elf = Elf(fh.read())
+def relocation_lines(elf, i):
+    lines = []
+    for r in elf.sections:
+        if r['type'] in (SHT_RELA, SHT_REL) and r['info'] == i:
+            for off, typ, sym, add in elf.relocations(r):
+                lines.append('  reloc 0x%x type %d %s %+d' %
+                             (off, typ, sym, add))
+    return lines
+
+
+def code_digest(elf):
     lines = []
     for i, s in enumerate(elf.sections):
         if not s['flags'] & SHF_EXECINSTR:
             continue
         lines.append('section %s size %d sha256 %s' % (
             s['name'], s['size'], hashlib.sha256(elf.content(s)).hexdigest()))
-        for r in elf.sections:
-            if r['type'] in (SHT_RELA, SHT_REL) and r['info'] == i:
-                for off, typ, sym, add in elf.relocations(r):
-                    lines.append('  reloc 0x%x type %d %s %+d' %
-                                 (off, typ, sym, add))
+        lines += relocation_lines(elf, i)
     return lines
 
 
+def map_digest(elf):
+    """Map sections by the code section they link to (then in file order):
+    the assembler orders sections by when they were first asked for."""
+    maps = []
+    for i, s in enumerate(elf.sections):
+        if s['type'] not in (SHT_LLVM_BB_ADDR_MAP, SHT_LLVM_BB_ADDR_MAP_V0):
+            continue
+        text = elf.sections[s['link']]['name'] if s['link'] else '-'
+        maps.append([text, 'map %s type 0x%x flags 0x%x linked to %s' % (
+            s['name'], s['type'], s['flags'], text),
+            '  bytes ' + elf.content(s).hex()] + relocation_lines(elf, i))
+    maps.sort(key=lambda m: m[0])
+    return [line for m in maps for line in m[1:]]
+
+
+def digest(path, maps=False):
+    with open(path, 'rb') as fh:
+        elf = Elf(fh.read())
+    return map_digest(elf) if maps else code_digest(elf)
+
+
 def main():
-    if len(sys.argv) != 2:
-        print('usage: text-digest.py FILE', file=sys.stderr)
+    args = sys.argv[1:]
+    maps = args[:1] == ['--maps']
+    if maps:
+        args = args[1:]
+    if len(args) != 1:
+        print('usage: text-digest.py [--maps] FILE', file=sys.stderr)
         return 2
     try:
-        print('\n'.join(digest(sys.argv[1])))
+        print('\n'.join(digest(args[0], maps)))
     except (OSError, ValueError, struct.error) as e:
-        print('text-digest: error: %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        print('text-digest: error: %s: %s' % (args[0], e), file=sys.stderr)
         return 2
     return 0
 

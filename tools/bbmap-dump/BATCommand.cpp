@@ -26,9 +26,9 @@ namespace {
 
 class BATJob {
 public:
-  BATJob(const BATOptions &Opts, BATErrorReporter Report,
-         const MappedBinary *Input, json::OStream *JSON)
-      : Opts(Opts), Report(Report), Input(Input), JSON(JSON) {}
+  BATJob(const BATOptions &Opts, Diagnostics &Diag, const MappedBinary *Input,
+         json::OStream *JSON)
+      : Opts(Opts), Diag(Diag), Input(Input), JSON(JSON) {}
 
   /// Returns false on failure.
   bool run(StringRef File);
@@ -44,7 +44,7 @@ private:
                  ArrayRef<BATFinding> Findings, const BATVerifyStats &Stats);
 
   const BATOptions &Opts;
-  BATErrorReporter Report;
+  Diagnostics &Diag;
   const MappedBinary *Input;
   json::OStream *JSON;
 };
@@ -52,12 +52,12 @@ private:
 bool BATJob::run(StringRef File) {
   Expected<OwningBinary<Binary>> Bin = createBinary(File);
   if (!Bin) {
-    Report(File, toString(Bin.takeError()));
+    Diag.error(File, toString(Bin.takeError()));
     return false;
   }
   const auto *Obj = dyn_cast<ELFObjectFileBase>(Bin->getBinary());
   if (!Obj) {
-    Report(File, "not an ELF object file");
+    Diag.error(File, "not an ELF object file");
     return false;
   }
   return process(File, *Obj);
@@ -66,7 +66,7 @@ bool BATJob::run(StringRef File) {
 bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
   Expected<BATNote> Note = findBATNote(Obj);
   if (!Note) {
-    Report(File, toString(Note.takeError()));
+    Diag.error(File, toString(Note.takeError()));
     return false;
   }
   Stopwatch Decode;
@@ -74,7 +74,7 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
       decodeBAT(Note->Desc, Note->IsLittleEndian, Note->DescOffset);
   double DecodeTime = Decode.lap();
   if (!T) {
-    Report(File, Note->describe() + ": " + toString(T.takeError()));
+    Diag.error(File, Note->describe() + ": " + toString(T.takeError()));
     return false;
   }
   if (Opts.Stats)
@@ -82,7 +82,9 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
                       "({4:f1} MB/s)\n",
                       File, Note->Desc.size(), formatName(T->Format),
                       DecodeTime, Note->Desc.size() / DecodeTime / 1e6);
-  std::vector<FunctionSymbol> Syms = functionSymbols(Obj);
+  WarningList Warnings;
+  std::vector<FunctionSymbol> Syms = functionSymbols(Obj, Warnings);
+  Diag.warnings(File, Warnings);
   std::vector<BATFinding> Findings;
   BATVerifyStats Stats;
   if (Opts.Verify)
@@ -99,8 +101,8 @@ bool BATJob::process(StringRef File, const ELFObjectFileBase &Obj) {
     printText(*T, Results, Findings, Stats);
   if (Findings.empty())
     return true;
-  Report(File, Note->describe() + ": BAT verification found " +
-                   Twine(Findings.size()) + " problems");
+  Diag.error(File, Note->describe() + ": BAT verification found " +
+                       Twine(Findings.size()) + " problems");
   return false;
 }
 
@@ -170,16 +172,17 @@ void BATJob::printJSON(StringRef File, const BATNote &Note, const BATTable &T,
 } // namespace
 
 bool runBAT(ArrayRef<std::string> Files, const BATOptions &Opts,
-            BATErrorReporter Report) {
+            Diagnostics &Diag) {
   std::unique_ptr<MappedBinary> Input;
   if (!Opts.InputBinary.empty()) {
-    Expected<std::unique_ptr<MappedBinary>> In =
-        MappedBinary::open(Opts.InputBinary);
+    Expected<std::unique_ptr<MappedBinary>> In = MappedBinary::open(
+        Opts.InputBinary, MappedBinary::MapRequirement::Required, Opts.Threads);
     if (!In) {
-      Report(Opts.InputBinary, "input binary: " + toString(In.takeError()));
+      Diag.error(Opts.InputBinary, "input binary: " + toString(In.takeError()));
       return false;
     }
     Input = std::move(*In);
+    Diag.warnings(Opts.InputBinary, Input->warnings());
   }
   std::unique_ptr<json::OStream> JSON;
   if (Opts.JSON) {
@@ -187,7 +190,7 @@ bool runBAT(ArrayRef<std::string> Files, const BATOptions &Opts,
     JSON->arrayBegin();
   }
   bool OK = true;
-  BATJob Job(Opts, Report, Input.get(), JSON.get());
+  BATJob Job(Opts, Diag, Input.get(), JSON.get());
   for (const std::string &File : Files)
     OK &= Job.run(File);
   if (JSON) {

@@ -11,9 +11,8 @@
 #define BBMAP_DUMPER_BATCOMMAND_H
 
 #include "bbmap/Object/BATTranslator.h"
+#include "bbmap/Support/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/Twine.h"
 #include <string>
 #include <vector>
 
@@ -28,18 +27,16 @@ struct BATOptions {
   /// Print decode and translation times to stderr.
   bool Stats = false;
   std::vector<TranslateRequest> Requests;
-  /// With requests: the input binary for the chained look-up.
+  /// With requests: the input binary for the chained look-up, and the
+  /// threads it is read on (0: the machine's hardware threads).
   std::string InputBinary;
+  unsigned Threads = 0;
 };
 
-/// Reports an error about \p File; the caller tracks the exit status.
-using BATErrorReporter =
-    llvm::function_ref<void(llvm::StringRef File, const llvm::Twine &Msg)>;
-
-/// Processes every file; returns false if anything failed (including
-/// verification findings).
+/// Processes every file, reporting errors and warnings through \p Diag;
+/// returns false if anything failed (including verification findings).
 bool runBAT(llvm::ArrayRef<std::string> Files, const BATOptions &Opts,
-            BATErrorReporter Report);
+            Diagnostics &Diag);
 
 } // namespace bbmap
 

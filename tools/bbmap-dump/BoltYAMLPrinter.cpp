@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoltYAMLPrinter.h"
-#include "llvm/ADT/DenseSet.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -40,9 +40,9 @@ bool hasCounts(const Block &B) {
 }
 
 /// Listed blocks with counts of their own or an edge with a count into
-/// them.
+/// them. A bid below nblocks can be DenseMap's tombstone key.
 uint64_t profiledBlocks(const Function &F) {
-  DenseSet<uint32_t> Reached;
+  AnyKeySet<uint32_t> Reached;
   for (const Block &B : F.Blocks)
     for (const Successor &S : B.Successors)
       if (S.Count)

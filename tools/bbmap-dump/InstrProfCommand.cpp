@@ -103,13 +103,15 @@ int runInstrProfile(ArrayRef<std::string> Files,
 }
 
 int runInstrProfileMatch(ArrayRef<std::string> Files, StringRef BinaryPath,
-                         bool JSON, bool Pretty, Diagnostics &Diag) {
-  Expected<std::unique_ptr<MappedBinary>> Binary =
-      MappedBinary::open(BinaryPath, MappedBinary::MapRequirement::Optional);
+                         bool JSON, bool Pretty, unsigned Threads,
+                         Diagnostics &Diag) {
+  Expected<std::unique_ptr<MappedBinary>> Binary = MappedBinary::open(
+      BinaryPath, MappedBinary::MapRequirement::Optional, Threads);
   if (!Binary) {
     Diag.error(BinaryPath, toString(Binary.takeError()));
     return 1;
   }
+  Diag.warnings(BinaryPath, (*Binary)->warnings());
   bool AllMatch = true;
   json::OStream J(outs(), Pretty ? 2 : 0);
   auto PrintAll = [&] {

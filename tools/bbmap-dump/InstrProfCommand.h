@@ -24,11 +24,12 @@ int runInstrProfile(llvm::ArrayRef<std::string> Files,
                     const InstrProfPrintOptions &Opts, Diagnostics &Diag);
 
 /// Decodes every file and prints, instead of the profile, how each of its
-/// profiles fits \p BinaryPath (InstrProfMatchPrinter). Returns the exit
-/// status: 1 if a file failed or a profile does not fit.
+/// profiles fits \p BinaryPath (InstrProfMatchPrinter), read on \p Threads
+/// threads. Returns the exit status: 1 if a file failed or a profile does
+/// not fit.
 int runInstrProfileMatch(llvm::ArrayRef<std::string> Files,
                          llvm::StringRef BinaryPath, bool JSON, bool Pretty,
-                         Diagnostics &Diag);
+                         unsigned Threads, Diagnostics &Diag);
 
 } // namespace bbmap
 

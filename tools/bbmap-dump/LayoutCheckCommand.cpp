@@ -117,7 +117,8 @@ Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
 
 /// Reads every input and checks; the first input that fails is reported.
 Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
-                                  const LayoutCheckOptions &Opts) {
+                                  const LayoutCheckOptions &Opts,
+                                  Diagnostics &Diag) {
   ClusterProfile Profile;
   if (!Opts.ClustersPath.empty()) {
     auto Clusters = readFile(Opts.ClustersPath);
@@ -139,23 +140,32 @@ Expected<LayoutCheckResult> check(const std::string &RebuiltPath,
   }
   // The order alone needs the symbols, not the map (lld's
   // --optimize-bb-jumps leaves a map whose blocks overlap).
-  auto Rebuilt = Opts.ClustersPath.empty() ? MappedBinary::openFile(RebuiltPath)
-                                           : MappedBinary::open(RebuiltPath);
+  auto Rebuilt = Opts.ClustersPath.empty()
+                     ? MappedBinary::openFile(RebuiltPath)
+                     : MappedBinary::open(
+                           RebuiltPath, MappedBinary::MapRequirement::Required,
+                           Opts.Threads);
   if (!Rebuilt)
     return createStringError(RebuiltPath + ": " +
                              toString(Rebuilt.takeError()));
   std::unique_ptr<MappedBinary> Profiled;
   if (!Opts.ProfiledPath.empty()) {
-    auto P = MappedBinary::open(Opts.ProfiledPath);
+    auto P = MappedBinary::open(Opts.ProfiledPath,
+                                MappedBinary::MapRequirement::Required,
+                                Opts.Threads);
     if (!P)
       return createStringError(Opts.ProfiledPath + ": " +
                                toString(P.takeError()));
     Profiled = std::move(*P);
+    Diag.warnings(Opts.ProfiledPath, Profiled->warnings());
   }
   Expected<LayoutCheckResult> Result =
       checkLayout(Profile, Order, **Rebuilt, Profiled.get());
   if (!Result)
     return createStringError(RebuiltPath + ": " + toString(Result.takeError()));
+  WarningList Warnings = (*Rebuilt)->warnings();
+  Warnings.append(Result->Warnings);
+  Diag.warnings(RebuiltPath, Warnings);
   return Result;
 }
 
@@ -171,7 +181,7 @@ void printLayoutCheck(const LayoutCheckResult &Result,
 
 int runLayoutCheck(const std::string &RebuiltPath,
                    const LayoutCheckOptions &Opts, Diagnostics &Diag) {
-  Expected<LayoutCheckResult> Result = check(RebuiltPath, Opts);
+  Expected<LayoutCheckResult> Result = check(RebuiltPath, Opts, Diag);
   if (!Result) {
     Diag.error(toString(Result.takeError()));
     return 1;

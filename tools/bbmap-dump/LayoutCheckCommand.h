@@ -23,6 +23,9 @@ struct LayoutCheckOptions {
   std::string ClustersPath, SymbolOrderPath, ProfiledPath;
   bool JSON = false;
   bool PrettyJSON = false;
+  /// The threads the binaries are read on (0: the machine's hardware
+  /// threads).
+  unsigned Threads = 0;
 };
 
 /// Prints \p Result: a line per function, the symbol order, the blocks

@@ -37,8 +37,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Parallel.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <atomic>
@@ -596,7 +594,8 @@ int runLookups(DumpContext &Ctx) {
   }
   LookupJob Job;
   Stopwatch Timer;
-  if (Error E = readLookupRequests(Lookups, LookupFile, Job.Requests)) {
+  if (Error E =
+          readLookupRequests(Lookups, LookupFile, Job.Requests, ThreadCount)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
@@ -619,21 +618,16 @@ int runBATMode(Diagnostics &Diag) {
   Opts.Dump = BAT;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
-  if (!InstrBinary.empty())
-    return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
-                                Opts.PrettyJSON, Diag);
   Opts.Verify = Verify;
   Opts.Stats = BATStats;
   Opts.InputBinary = InputBinary;
+  Opts.Threads = ThreadCount;
   if (Error E = readRequests(Translate, TranslateFile, parseTranslateRequest,
                              Opts.Requests)) {
     WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
     return 1;
   }
-  bool OK = runBAT(InputFiles, Opts, [&](StringRef File, const Twine &Msg) {
-    Diag.error(File, Msg);
-  });
-  return OK ? 0 : 1;
+  return runBAT(InputFiles, Opts, Diag) ? 0 : 1;
 }
 
 int runInstrProfileMode(Diagnostics &Diag) {
@@ -664,7 +658,7 @@ int runInstrProfileMode(Diagnostics &Diag) {
   Opts.PrettyJSON = PrettyPrint;
   if (!InstrBinary.empty())
     return runInstrProfileMatch(InputFiles, InstrBinary, Opts.JSON,
-                                Opts.PrettyJSON, Diag);
+                                Opts.PrettyJSON, ThreadCount, Diag);
   Opts.Counts = InstrCounts;
   Opts.ICTargets = ICTargets;
   Opts.VTables = ShowVTables;
@@ -716,6 +710,7 @@ int runLayoutCheckMode(Diagnostics &Diag) {
   Opts.ProfiledPath = ProfiledBinary;
   Opts.JSON = Style == OutputStyle::JSON;
   Opts.PrettyJSON = PrettyPrint;
+  Opts.Threads = ThreadCount;
   return runLayoutCheck(InputFiles.front(), Opts, Diag);
 }
 
@@ -755,9 +750,10 @@ int main(int argc, char **argv) {
     Theirs->removeArgument();
   cl::opt<unsigned> Threads(
       "threads",
-      cl::desc("Decode and print on N threads (default: the machine's "
-               "hardware threads; 1: no worker thread). The output is the "
-               "same for every N"),
+      cl::desc("Decode and print maps, parse look-up files and read "
+               "binaries on N threads (default: the machine's hardware "
+               "threads; 1: no worker thread). The output is the same for "
+               "every N"),
       cl::value_desc("N"), cl::cat(DumpCategory));
   cl::HideUnrelatedOptions(DumpCategory);
   cl::SetVersionPrinter(
@@ -777,9 +773,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   ThreadCount = threadCount(Threads);
-  // Look-up files are parsed on these.
-  parallel::strategy = hardware_concurrency(ThreadCount);
   DumpContext Ctx;
+  if (!InstrBinary.empty() && !InstrProfileMode) {
+    WithColor::error(errs(), ToolName)
+        << "--binary goes with --instr-profile (with --bat, the input "
+           "binary is --input-binary)\n";
+    return 1;
+  }
   if (BoltYAMLMode)
     return runBoltYAMLMode(Ctx.Diag);
   if (Style == OutputStyle::YAML) {

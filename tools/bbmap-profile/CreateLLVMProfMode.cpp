@@ -10,14 +10,14 @@
 //
 // (one reading of the profile, both files), with --profile's lists
 // (`a;b`, `@FILE`) summed, --profiled_binary_name naming the binary's mmap
-// events and --ignore_build_id. The flags are spelled as absl spells them
+// events, --ignore_build_id, and bbmap-profile's --threads. The flags are
+// spelled as absl spells them
 // (`--flag=value`, `--flag value`, one or two dashes, `--noflag`).
 // AutoFDO formats and Propeller's layout tuning are refused by name.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -120,6 +120,11 @@ struct CreateLLVMProfOptions {
       "Accepted: bbmap writes module names where local functions' names "
       "clash",
       Category, Names};
+  cl::opt<unsigned> Threads{
+      "threads",
+      cl::desc("Run on N threads, as bbmap-profile --threads (default: the "
+               "machine's hardware threads)"),
+      cl::value_desc("N"), cl::cat(Category)};
   cl::opt<int> ClusterEncoding{
       "propeller_cluster_encoding_version",
       cl::desc("Cluster profile encoding: 2 (v1, the default; 1, the old "
@@ -206,6 +211,8 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
   if (!Opts.Positional.empty())
     return refuse(ToolName, "unexpected argument '" + Opts.Positional.front() +
                                 "': create_llvm_prof takes flags only");
+  if (Opts.Threads.getNumOccurrences() && Opts.Threads == 0)
+    return refuse(ToolName, "--threads needs at least 1");
   StringRef Format = Opts.Format;
   if (Format == "text" || Format == "binary" || Format == "extbinary")
     return refuse(ToolName, "--format=" + Format +
@@ -245,7 +252,7 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
                   "--profile=" + Opts.Profile + " names no perf.data file");
 
   ProfileRequest Request;
-  Request.ToolName = ToolName;
+  Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
   for (const std::string &Path : *Files) {
     ProfileSource S;
@@ -253,14 +260,16 @@ int runCreateLLVMProfMode(ArrayRef<const char *> Args) {
     S.Path = Path;
     S.IgnoreBuildID = Opts.IgnoreBuildID.value();
     S.BinaryName = sys::path::filename(Opts.ProfiledBinaryName).str();
+    S.Threads = Opts.Threads;
     Request.Sources.push_back(S);
   }
   Request.Outputs.push_back({OutputFormat::Clusters, Out});
   if (!Opts.SymOrder.empty())
     Request.Outputs.push_back({OutputFormat::SymbolOrder, Opts.SymOrder});
   Request.IgnoreBuildID = Opts.IgnoreBuildID.value();
+  Request.Threads = Opts.Threads;
   ProfileOutcome Outcome;
-  return runProfile(Request, Outcome);
+  return runRequest(Request, ToolName, Outcome);
 }
 
 } // namespace bbmap

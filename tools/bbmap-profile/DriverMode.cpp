@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
+#include "bbmap/Support/Diagnostics.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Path.h"
@@ -67,6 +68,20 @@ void keepOnlyGenericOptions() {
   Drop.insert(TopLevel.SinkOpts.begin(), TopLevel.SinkOpts.end());
   for (cl::Option *O : Drop)
     O->removeArgument();
+}
+
+int runRequest(const ProfileRequest &Request, StringRef ToolName,
+               ProfileOutcome &Outcome) {
+  Diagnostics Diags(ToolName, outs(), errs());
+  Expected<ProfileOutcome> Run = runProfile(Request, Diags);
+  if (Run) {
+    Outcome = std::move(*Run);
+    return 0;
+  }
+  int Status = Run.errorIsA<RequestError>() ? 2 : 1;
+  outs().flush();
+  WithColor::error(errs(), ToolName) << toString(Run.takeError()) << "\n";
+  return Status;
 }
 
 int refuse(StringRef ToolName, const Twine &Msg) {

@@ -11,6 +11,7 @@
 #ifndef BBMAP_PROFILE_TOOL_DRIVERMODE_H
 #define BBMAP_PROFILE_TOOL_DRIVERMODE_H
 
+#include "bbmap/Pipeline/ProfilePipeline.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -46,6 +47,12 @@ bool parseDropInCommandLine(llvm::ArrayRef<const char *> Args,
 /// Prints "<ToolName>: error: <Msg>" and returns 1, the status perf2bolt
 /// and create_llvm_prof exit with for a command line they refuse.
 int refuse(llvm::StringRef ToolName, const llvm::Twine &Msg);
+
+/// Runs \p Request, its messages under \p ToolName; returns the exit
+/// status: 0, 2 for a request that does not hold together (RequestError),
+/// 1 for any other error (printed in one message).
+int runRequest(const ProfileRequest &Request, llvm::StringRef ToolName,
+               ProfileOutcome &Outcome);
 
 /// The drop-in modes; each returns the process's exit status.
 int runPerf2BoltMode(llvm::ArrayRef<const char *> Args);

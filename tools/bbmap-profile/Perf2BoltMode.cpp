@@ -8,6 +8,7 @@
 //   -w Y                     and --format=yaml -o Y, from the same reading
 //   --ba, --basic-events, -nl   --ba
 //   --ignore-build-id        --ignore-build-id
+//   --thread-count=N, --no-threads   --threads=N, --threads=1
 // with the fdata dialect of the perf2bolt of the LLVM major bbmap is built
 // against, and prints a summary in perf2bolt's words. perf2bolt's options
 // that change nothing it writes are accepted and ignored; its others are
@@ -16,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,14 +68,13 @@ constexpr ForeignOption NotImplemented[] = {
 };
 
 /// perf2bolt options that change nothing perf2bolt writes (its verbosity,
-/// timers, printed CFGs and statistics, the threads it runs on, and
-/// options of the passes it never runs): accepted and ignored.
+/// timers, printed CFGs and statistics, and options of the passes it never
+/// runs): accepted and ignored.
 constexpr ForeignOption Ignored[] = {
     {"bolt-info", false},
     {"dump-dot-all", false},
     {"dyno-stats", false},
     {"filter-mem-profile", false},
-    {"no-threads", false},
     {"print-all", false},
     {"print-cfg", false},
     {"print-disasm", false},
@@ -85,7 +84,6 @@ constexpr ForeignOption Ignored[] = {
     {"print-sections", false},
     {"print-unknown", false},
     {"show-density", false},
-    {"thread-count", true},
     {"time-aggr", false},
     {"time-build", false},
     {"time-opts", false},
@@ -162,6 +160,17 @@ struct Perf2BoltOptions {
       "aggregate-only",
       cl::desc("Exit after writing the aggregated profile (always so)"),
       cl::Hidden, cl::cat(Category)};
+  cl::opt<unsigned> Threads{
+      "threads",
+      cl::desc("Run on N threads, as bbmap-profile --threads (default: the "
+               "machine's hardware threads)"),
+      cl::value_desc("N"), cl::cat(Category)};
+  cl::opt<unsigned> ThreadCount{
+      "thread-count",
+      cl::desc("perf2bolt's --threads (0: the machine's hardware threads)"),
+      cl::value_desc("N"), cl::cat(Category)};
+  cl::opt<bool> NoThreads{"no-threads", cl::desc("Run on one thread"),
+                          cl::cat(Category)};
   std::vector<std::unique_ptr<cl::Option>> Refused, Accepted;
   std::vector<std::pair<std::unique_ptr<cl::opt<bool>>, bool>> Defaults;
   cl::list<std::string> Unknown{cl::Sink, cl::ReallyHidden, cl::cat(Category)};
@@ -194,6 +203,14 @@ struct Perf2BoltOptions {
     if (!First)
       return std::nullopt;
     return First->second;
+  }
+
+  /// The threads asked for: --no-threads, else --threads, else
+  /// --thread-count (0: the machine's hardware threads).
+  unsigned threads() const {
+    if (NoThreads)
+      return 1;
+    return Threads.getNumOccurrences() ? Threads : ThreadCount;
   }
 
 private:
@@ -450,9 +467,11 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
     return refuse(ToolName, "expected -perfdata=<filename> option (-p FILE)");
   if (Opts.Output.empty())
     return refuse(ToolName, "expected -o=<output file> option");
+  if (Opts.Threads.getNumOccurrences() && Opts.Threads == 0)
+    return refuse(ToolName, "--threads needs at least 1");
 
   ProfileRequest Request;
-  Request.ToolName = ToolName;
+  Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
   for (const std::string &Path : Opts.PerfData) {
     ProfileSource S;
@@ -460,6 +479,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
                                   : ProfileFormat::PerfData;
     S.Path = Path;
     S.IgnoreBuildID = Opts.IgnoreBuildID;
+    S.Threads = Opts.threads();
     Request.Sources.push_back(S);
   }
   Request.Outputs.push_back({Opts.Format == Perf2BoltFormat::YAML
@@ -475,12 +495,13 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   Request.DensityCutoff = Opts.DensityCutoff;
   Request.CountUnknownControlFlow = true;
   Request.IgnoreBuildID = Opts.IgnoreBuildID;
+  Request.Threads = Opts.threads();
 
   std::string Inputs = join(Opts.PerfData, ", ");
   outs() << "PERF2BOLT: Starting data aggregation job for " << Inputs << "\n";
   outs().flush();
   ProfileOutcome Outcome;
-  int Status = runProfile(Request, Outcome);
+  int Status = runRequest(Request, ToolName, Outcome);
   if (Status == 0)
     printSummary(Request, Outcome, Opts.DensityThreshold);
   return Status;

@@ -15,7 +15,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverMode.h"
-#include "ProfileCommand.h"
 #include "bbmap/Profile/ProfileSource.h"
 #include "bbmap/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
@@ -289,8 +288,9 @@ cl::opt<std::string> PerfPath("perf",
 unsigned ThreadCount = 0;
 
 /// The profiles given, in the order of the options' kinds; each option
-/// may be repeated (all but --yaml, which stands alone).
-std::vector<ProfileSource> selectSources() {
+/// may be repeated (all but --yaml, which stands alone). None when they do
+/// not hold together (said on standard error).
+std::optional<std::vector<ProfileSource>> selectSources() {
   std::vector<ProfileSource> Given;
   auto Add = [&](ProfileFormat F, ArrayRef<std::string> Paths) {
     for (const std::string &Path : Paths) {
@@ -317,7 +317,7 @@ std::vector<ProfileSource> selectSources() {
     WithColor::error(errs(), ToolName)
         << "give a profile: --perfdata, --perfscript, --pa or --fdata (each "
            "may be repeated; the profiles are summed), or one --yaml\n";
-    exit(2);
+    return std::nullopt;
   }
   return Given;
 }
@@ -343,10 +343,10 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
     Theirs->removeArgument();
   cl::opt<unsigned> Threads(
       "threads",
-      cl::desc("Read perf.data, charge records to blocks, infer counts, "
-               "lay out functions and read BOLT's view of them on N threads "
-               "(default: the machine's hardware threads). The result is "
-               "the same for every N"),
+      cl::desc("Read the binary, perf.data and pre-aggregated text, charge "
+               "records to blocks, infer counts, lay out functions and read "
+               "BOLT's view of them on N threads (default: the machine's "
+               "hardware threads). The result is the same for every N"),
       cl::value_desc("N"), cl::cat(ProfileCategory));
   cl::HideUnrelatedOptions(ProfileCategory);
   cl::SetVersionPrinter(
@@ -371,14 +371,24 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   }
   ThreadCount = Threads;
 
-  if (Format == OutputFormat::BlockSections)
-    return runBlockSections(ToolName, BinaryPath, OutputPath);
+  if (Format == OutputFormat::BlockSections) {
+    Diagnostics Diags(ToolName, outs(), errs());
+    if (Error E = writeBlockSectionsFile(BinaryPath, OutputPath, ThreadCount,
+                                         Diags)) {
+      WithColor::error(errs(), ToolName) << toString(std::move(E)) << "\n";
+      return 1;
+    }
+    return 0;
+  }
   ProfileRequest Request;
   Request.BinaryPath = BinaryPath;
   Request.InputBinaryPath = InputBinaryPath;
   Request.ProfiledBinaryPath = ProfiledBinaryPath;
   Request.StaleHashes = StaleHashes;
-  Request.Sources = selectSources();
+  std::optional<std::vector<ProfileSource>> Sources = selectSources();
+  if (!Sources)
+    return 2;
+  Request.Sources = std::move(*Sources);
   Request.Outputs.push_back({Format, OutputPath});
   if (!isFractionOption(ColdFraction))
     return 2;
@@ -425,9 +435,11 @@ int runBBMapProfileMode(ArrayRef<const char *> Args) {
   Request.Solver = Solver;
   Request.IgnoreBuildID = IgnoreBuildID;
   Request.Threads = ThreadCount;
-  Request.TimePhases = TimePhases;
+  if (TimePhases)
+    Request.PhaseTimes = &errs();
+  Request.LeaveAllocated = true;
   ProfileOutcome Outcome;
-  return runProfile(Request, Outcome);
+  return runRequest(Request, ToolName, Outcome);
 }
 
 } // namespace

@@ -8,6 +8,9 @@
 // trial: the one that parses to exactly the descriptor's size.
 // See docs/bat.md.
 //
+// Threading: the decoders keep no state: calls may run on several threads at
+// once; a decoded table is plain data.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BAT_BATDECODER_H

@@ -7,6 +7,9 @@
 // JSON, ...) prints from this model. Records can be streamed (one reused
 // FunctionMap handed to a callback per record) or collected into a vector.
 //
+// Threading: decodeBBAddrMap keeps no state: calls may run at once, over one
+// section's bytes too (each with its own handler and record).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BBADDRMAP_BBADDRMAPDECODER_H

@@ -12,6 +12,9 @@
 // classification of the BOLTed instruction (BranchSource). See
 // docs/profile.md, "Profiles of BOLTed binaries".
 //
+// Threading: the functions only read their inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BATPROFILETRANSLATOR_H

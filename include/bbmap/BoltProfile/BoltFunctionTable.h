@@ -11,12 +11,16 @@
 // the addresses up to the next function or the end of its section, or
 // without relocations only its size when what follows is no padding.
 //
+// Threading: build reads the object on the threads it is given; a built table
+// is only read, and its const members may be called concurrently.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 #define BBMAP_BOLTPROFILE_BOLTFUNCTIONTABLE_H
 
 #include "bbmap/Object/InstructionDecoder.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
@@ -75,11 +79,15 @@ public:
   /// Code addresses the absolute relocations of data sections refer to,
   /// ascending (with relocations only).
   llvm::ArrayRef<uint64_t> dataReferences() const { return DataReferences; }
+  /// What reading the symbols, section names, relocations, code and
+  /// .eh_frame went past (those left out), each kind once.
+  const WarningList &warnings() const { return Warnings; }
 
 private:
   std::vector<BoltFunction> Functions;
   bool HasRelocations = false;
   std::vector<uint64_t> DataReferences;
+  WarningList Warnings;
 };
 
 } // namespace bbmap

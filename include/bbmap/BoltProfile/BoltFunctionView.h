@@ -17,6 +17,9 @@
 // DataAggregator::getFallthroughsInTrace() answers: the fall-through edges
 // a trace crosses, each from the offset of a block's last instruction.
 //
+// Threading: a view is built once and then only read: its const members may be
+// called concurrently; mapBlockStarts only reads the binary.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTFUNCTIONVIEW_H

@@ -19,6 +19,9 @@
 // (an MCTargetExpr) to nothing, BOLT 22 (an MCSpecifierExpr) to the
 // specifier and the reference.
 //
+// Threading: a BoltHasher is used by one thread at a time (hash() caches the
+// opcodes it looks up).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTHASH_H
@@ -61,6 +64,11 @@ public:
   /// function's blocks in dfs() order (`dfs-order: true`).
   BoltHashes hash(const BoltFunctionView &View, boltyaml::HashFunction Hash,
                   bool UseDFS) const;
+
+  /// Relocations of code whose addend or symbol value could not be read
+  /// (left out). The symbols and relocation sections it reads are those
+  /// whose problems the function table keeps.
+  const WarningList &warnings() const { return Warnings; }
 
 private:
   std::string blockString(const BoltFunctionView &View,
@@ -109,6 +117,7 @@ private:
   std::optional<std::pair<uint64_t, uint64_t>> GOTPages;
   /// Opcodes by name, of the opcodes BOLT renames to, found once.
   mutable llvm::StringMap<unsigned> Opcodes;
+  WarningList Warnings;
 };
 
 } // namespace bbmap

@@ -6,6 +6,9 @@
 // data, and each call site's landing pad starts a block. bbmap's view of a
 // function takes them from here when no .llvm_bb_addr_map covers it.
 //
+// Threading: the functions keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTLANDINGPADS_H

@@ -6,6 +6,9 @@
 // density, the executed bytes per byte of code of the least dense of the
 // densest profiled functions that hold 99% of the samples.
 //
+// Threading: programStats drives its BoltRecordAggregator, which is one
+// thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTPROGRAMSTATS_H

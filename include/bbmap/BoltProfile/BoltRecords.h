@@ -10,6 +10,9 @@
 // entries. Counts of equal (from, to) pairs are summed. The fdata writer
 // (FdataWriter.h) and the YAML builder (BoltYAMLBuilder.h) write them.
 //
+// Threading: one thread drives a BoltRecordAggregator (add, viewOf); it reads
+// functions on the threads it is given.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTRECORDS_H
@@ -139,6 +142,9 @@ public:
   }
   /// The function a cold fragment of a BOLTed binary belongs to, or \p F.
   const BoltFunction *parentOf(const BoltFunction &F) const;
+  /// What reading the binary went past: the function table's warnings,
+  /// then code and LSDAs the functions' views could not read.
+  const WarningList &warnings() const { return Warnings; }
 
 private:
   /// One end of a branch after BOLT's handleAddress(): the function (the
@@ -148,7 +154,8 @@ private:
     uint64_t Offset = 0;
   };
 
-  std::optional<BoltFunctionView> buildView(const BoltFunction &F) const;
+  std::optional<BoltFunctionView> buildView(const BoltFunction &F,
+                                            WarningList &Warnings) const;
   /// Builds, in parallel, the views adding \p Profile's traces (or its
   /// samples, with \p BasicSamples) will ask viewOf for.
   void buildViews(const BranchProfile &Profile, bool BasicSamples);
@@ -159,7 +166,8 @@ private:
   uint64_t blockSizeAt(const BoltFunction &F, uint64_t Offset);
   BoltFunctionRecords &dataOf(const BoltFunction &F);
   /// \p Size (4 or 8) little-endian bytes of the binary at \p Address.
-  std::optional<uint64_t> readData(uint64_t Address, unsigned Size) const;
+  std::optional<uint64_t> readData(uint64_t Address, unsigned Size,
+                                   WarningList &Warnings) const;
   BoltLocation locationOf(const BranchEnd &E) const;
   BranchEnd handleAddress(uint64_t Address, bool IsFrom) const;
   void doBranch(uint64_t From, uint64_t To, uint64_t Count, uint64_t Mispreds);
@@ -176,6 +184,7 @@ private:
   BoltFunctionTable Functions;
   /// All map block starts, ascending.
   std::vector<MapBlockStart> MapBlocks;
+  WarningList Warnings;
   /// Keyed by addresses from the binary and the profile, any of which can
   /// be one of DenseMap's reserved keys: standard containers.
   std::unordered_map<uint64_t, std::optional<BoltFunctionView>> Views;

@@ -7,6 +7,9 @@
 // BoltYAMLProfile.h; docs/formats.md ("BOLT YAML profiles") describes the
 // format and the checks.
 //
+// Threading: the reader and the writer keep no state: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTYAML_H

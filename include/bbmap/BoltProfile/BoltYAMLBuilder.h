@@ -12,6 +12,9 @@
 // blocks, with the BAT table's hashes, as perf2bolt's writeBATYAML() does.
 // The writer is BoltYAML.h; docs/profile.md describes the output.
 //
+// Threading: each call builds with an aggregator of its own, on
+// BoltYAMLOptions::Threads: calls may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTYAMLBUILDER_H
@@ -57,11 +60,12 @@ llvm::Error checkBoltYAMLWritable(const MappedBinary &Binary);
 
 /// The YAML profile of \p Profile on \p Binary, which \p Decoder decodes;
 /// \p Stats, if given, receives what attaching the records saw (as
-/// writeFdata returns it).
+/// writeFdata returns it), \p Warnings what reading the binary's functions
+/// went past (BoltRecordAggregator::warnings).
 llvm::Expected<boltyaml::Profile>
 buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
               const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
-              FdataStats *Stats = nullptr);
+              FdataStats *Stats = nullptr, WarningList *Warnings = nullptr);
 
 /// The YAML profile of the block counts \p Blocks of \p Binary (a profile
 /// carried from another build, or inferred from IP samples), as perf2bolt
@@ -69,8 +73,8 @@ buildBoltYAML(const BranchProfile &Profile, const MappedBinary &Binary,
 /// branch record, attached to BOLT's CFG as the other overload does.
 llvm::Expected<boltyaml::Profile>
 buildBoltYAML(const BlockProfile &Blocks, const MappedBinary &Binary,
-              const InstructionDecoder &Decoder,
-              const BoltYAMLOptions &Options);
+              const InstructionDecoder &Decoder, const BoltYAMLOptions &Options,
+              WarningList *Warnings = nullptr);
 
 } // namespace bbmap
 

@@ -13,6 +13,9 @@
 // YAML (perf2bolt on a BOLTed binary) names the input binary's blocks and
 // is read against the input binary. docs/profile.md ("BOLT YAML input").
 //
+// Threading: countYAMLBlocks only reads its inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTYAMLCOUNTS_H

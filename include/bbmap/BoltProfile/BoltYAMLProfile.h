@@ -8,6 +8,8 @@
 // version does not write keep their defaults here, as BOLT's own mapping
 // does. docs/formats.md describes the format.
 //
+// Threading: plain data: const access may be concurrent, writes need one owner.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_BOLTYAMLPROFILE_H

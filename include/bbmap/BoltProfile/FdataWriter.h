@@ -10,6 +10,9 @@
 // dialect (LLVM 16's perf2bolt, the one that reads BOLT 16's BAT format)
 // does not drop returns.
 //
+// Threading: writeFdata drives the BoltRecordAggregator it is given, which is
+// one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_BOLTPROFILE_FDATAWRITER_H

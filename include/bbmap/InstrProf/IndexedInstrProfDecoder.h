@@ -13,6 +13,9 @@
 // failure is one DecodeError naming the offset and what is wrong. See
 // docs/instrprof.md.
 //
+// Threading: the decoders keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_INSTRPROF_INDEXEDINSTRPROFDECODER_H

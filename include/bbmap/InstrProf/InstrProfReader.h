@@ -4,6 +4,9 @@
 // the magic (InstrProfReader::create does the same in LLVM): raw profiles
 // go to decodeRawInstrProfile, indexed ones to decodeIndexedInstrProfile.
 //
+// Threading: the readers keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_INSTRPROF_INSTRPROFREADER_H

@@ -12,6 +12,8 @@
 // uses LLVM's names (InstrProfData.inc, InstrProf.h) so that the fields map
 // one to one. See docs/instrprof.md.
 //
+// Threading: plain data: const access may be concurrent, writes need one owner.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_INSTRPROF_INSTRPROFILE_H

@@ -12,6 +12,9 @@
 // checked against the file before anything is allocated for it; every failure
 // is a DecodeError naming the offset and what is wrong. See docs/instrprof.md.
 //
+// Threading: the decoders keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_INSTRPROF_RAWINSTRPROFDECODER_H

@@ -8,6 +8,9 @@
 // binary into that order; docs/layout.md ("Relinking a layout") gives the
 // recipe.
 //
+// Threading: the functions only read their inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_BLOCKORDER_H
@@ -16,6 +19,7 @@
 #include "bbmap/Layout/Layout.h"
 #include "bbmap/Object/MappedBinary.h"
 #include "bbmap/Profile/BlockProfile.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -50,6 +54,8 @@ struct BlockOrder {
   /// address, which may be such a section's empty one, and then nothing
   /// unwinds through the code placed right after it.
   unsigned EmptySections = 0;
+  /// Symbols of the binary that could not be read (left out).
+  WarningList Warnings;
 };
 
 /// The order of \p Binary's block sections for \p Layout (computeLayout of

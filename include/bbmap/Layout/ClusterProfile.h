@@ -6,6 +6,9 @@
 // what a layout asked for, for a check of what a rebuilt binary has
 // (LayoutCheck.h).
 //
+// Threading: the readers keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_CLUSTERPROFILE_H

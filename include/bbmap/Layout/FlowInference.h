@@ -10,6 +10,9 @@
 // closest to the weights: solved by solveFlow (FlowSolver.h) or by profi
 // itself. docs/profile.md gives the rules.
 //
+// Threading: inferFlow writes its BlockProfile, on the threads it is given;
+// calls on different profiles may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_FLOWINFERENCE_H

@@ -13,6 +13,9 @@
 // the same it may pick another one than profi. docs/profile.md gives the
 // measurements.
 //
+// Threading: solveFlow writes only the FlowFunction it is given: calls on
+// different functions may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_FLOWSOLVER_H

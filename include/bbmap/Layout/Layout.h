@@ -7,6 +7,9 @@
 // order of LLVM's cache-directed sort, as a symbol ordering file
 // (`ld.lld --symbol-ordering-file`). docs/layout.md gives the rules.
 //
+// Threading: the functions that take a thread count run on those threads; all
+// only read their inputs but keepUnitLayouts, which writes its Layout.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_LAYOUT_H

@@ -11,6 +11,9 @@
 // build, a rule clang has and the layout did not follow) shows as a
 // difference, never as silence.
 //
+// Threading: checkLayout only reads its inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_LAYOUTCHECK_H
@@ -19,6 +22,7 @@
 #include "bbmap/Layout/ClusterProfile.h"
 #include "bbmap/Object/FrameRanges.h"
 #include "bbmap/Object/MappedBinary.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <optional>
@@ -67,6 +71,8 @@ struct LayoutCheckResult {
   /// (hiddenFrames): each is a difference, as exceptions through that code
   /// terminate the program.
   HiddenFrames Unwind;
+  /// What reading the rebuilt binary's .eh_frame and symbols went past.
+  WarningList Warnings;
 
   unsigned differences() const;
   uint64_t padding() const;

@@ -12,6 +12,9 @@
 // bytes, ordered first). docs/layout.md gives the model and its assumption:
 // the machine that runs the program runs the same library builds.
 //
+// Threading: the functions only read their inputs (addOtherObjects writes its
+// PlacementInput): calls on different inputs may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_PLACEMENT_H
@@ -80,6 +83,8 @@ struct PlacementInput {
   /// The address of the placed binary's hot code: the code after it moves
   /// with it.
   uint64_t HotStart = 0;
+  /// The other objects addOtherObjects could not read.
+  WarningList Warnings;
 };
 
 struct Placement {
@@ -116,8 +121,8 @@ placedProgram(llvm::ArrayRef<FunctionLayout> Layout,
 /// at their offsets in a page of \p PageBytes, their weights turned into
 /// the program's unit: the fetches of Input.Program's lines over
 /// Code.BinaryWeight (which must not be 0). IP samples are first spread
-/// over their functions (spreadOverFunctions). Returns the program's
-/// fetches as linked.
+/// over their functions (spreadOverFunctions; what it cannot read goes to
+/// Input.Warnings). Returns the program's fetches as linked.
 double addOtherObjects(PlacementInput &Input, ProcessCode Code,
                        uint64_t LineBytes, uint64_t PageBytes);
 

@@ -10,6 +10,9 @@
 // LLVM's profile inference. A function whose blocks all match unchanged keeps
 // its counts as they are. docs/profile.md ("Stale profiles") gives the rules.
 //
+// Threading: carryProfile only reads its inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_LAYOUT_STALEMATCHING_H

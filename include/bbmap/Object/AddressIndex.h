@@ -17,6 +17,9 @@
 // covers the address, while a "to" look-up (branch targets) returns the
 // first block that starts there, possibly a zero-size one.
 //
+// Threading: an index is only read once made: its const members may be called
+// from several threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_ADDRESSINDEX_H

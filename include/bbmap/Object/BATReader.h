@@ -6,11 +6,15 @@
 // descriptor bytes, and lists the function symbols that translation uses to
 // find the fragment containing an address and to name functions.
 //
+// Threading: the functions keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_BATREADER_H
 #define BBMAP_OBJECT_BATREADER_H
 
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Error.h"
@@ -58,9 +62,12 @@ struct FunctionSymbol {
 };
 
 /// The defined function symbols of \p Obj (.symtab, else .dynsym), sorted by
-/// address; symbols at the same address keep symbol-table order.
+/// address; symbols at the same address keep symbol-table order. A symbol
+/// that cannot be read, or whose name, address or section cannot be, is
+/// left out, and the problem kept in \p Warnings.
 std::vector<FunctionSymbol>
-functionSymbols(const llvm::object::ELFObjectFileBase &Obj);
+functionSymbols(const llvm::object::ELFObjectFileBase &Obj,
+                WarningList &Warnings);
 
 /// The symbols of \p Symbols (sorted by address) that start at \p Address:
 /// a function and its aliases, or local functions placed together.

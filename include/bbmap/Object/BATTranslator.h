@@ -9,6 +9,9 @@
 // their own table (whose input offsets are relative to the whole original
 // function) and are reported against their parent.
 //
+// Threading: a translator is only read once made: its const members may be
+// called from several threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_BATTRANSLATOR_H

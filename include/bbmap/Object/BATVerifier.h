@@ -7,6 +7,9 @@
 // the parent's block count. It returns findings rather than printing, so
 // a shared --verify driver can report them with the map checks.
 //
+// Threading: verifyBAT keeps no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_BATVERIFIER_H

@@ -1,9 +1,13 @@
 //===- ELFMapReader.h - maps of an ELF file ---------------------*- C++ -*-===//
 //
-// The ELF side of bbmap-dump: finds the .llvm_bb_addr_map sections of an
+// The maps of one ELF file: finds the .llvm_bb_addr_map sections of an
 // ELF32/64 LE/BE file, resolves their address fields (relocations in
 // relocatable objects), decodes them with decodeBBAddrMap and names the
-// functions the way llvm-readobj does. Output styles print the results.
+// functions the way llvm-readobj does, streaming or a section at a time.
+//
+// Threading: an ELFMapReader and the MapSectionReaders it opens may be used
+// from several threads at once; create() reads all that their const members
+// need.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +15,7 @@
 #define BBMAP_OBJECT_ELFMAPREADER_H
 
 #include "bbmap/BBAddrMap/BBAddrMapDecoder.h"
+#include "bbmap/Support/Warnings.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 #include <map>
@@ -118,15 +123,24 @@ class ELFMapReader {
 public:
   virtual ~ELFMapReader();
 
-  /// Fails if \p Obj is not an ELF file.
+  /// Reads the section headers, the dynamic table, the relocation sections
+  /// and the symbol table. Fails if \p Obj is not an ELF file or its section
+  /// headers cannot be read; other problems are warnings().
   static llvm::Expected<std::unique_ptr<ELFMapReader>>
   create(const llvm::object::ObjectFile &Obj);
 
+  /// What create() went past: a symbol table, string table, dynamic table,
+  /// section or symbol name it could not read (each kind once). Names that
+  /// cannot be read are "<?>", symbols that cannot be read name nothing.
+  const WarningList &warnings() const { return Warnings; }
+
   virtual FileSummary summary() const = 0;
-  /// Map sections (both section types) in section header order.
+  /// Map sections (both section types) in the order llvm-readobj lists
+  /// them: section header order, except that a map whose relocation
+  /// section comes before it takes that section's place.
   virtual std::vector<MapSectionInfo> mapSections() const = 0;
-  /// Reads what decoding a map section needs (and, once per file, the
-  /// symbol index that names functions). The reader refers to this object.
+  /// Reads what decoding a map section needs. The reader refers to this
+  /// object.
   virtual llvm::Expected<std::unique_ptr<MapSectionReader>>
   open(const MapSectionInfo &Info) const = 0;
   /// Decodes one map section and names its functions. A DecodeError names
@@ -138,6 +152,9 @@ public:
   /// section refers to (empty for other files).
   virtual llvm::Expected<RelocationTargets>
   relocationTargets(const MapSectionInfo &Info) const = 0;
+
+protected:
+  WarningList Warnings;
 };
 
 } // namespace bbmap

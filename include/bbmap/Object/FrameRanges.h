@@ -11,11 +11,15 @@
 // address that covers code is then out of reach, and an exception through
 // that code terminates the program.
 //
+// Threading: the functions only read the object: calls may run on several
+// threads at once (a WarningList may be shared).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_FRAMERANGES_H
 #define BBMAP_OBJECT_FRAMERANGES_H
 
+#include "bbmap/Support/Warnings.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <cstdint>
 #include <optional>
@@ -33,8 +37,10 @@ struct FrameRange {
 
 /// The FDEs of \p Obj's .eh_frame, by start, the first one of a start (a
 /// BOLTed binary has the old body's and that of the jump BOLT patched over
-/// its entry); a malformed .eh_frame gives the FDEs before the damage.
-std::vector<FrameRange> frameRanges(const llvm::object::ELFObjectFileBase &Obj);
+/// its entry); a malformed .eh_frame gives the FDEs before the damage, and
+/// a warning in \p Warnings, as does one that cannot be read.
+std::vector<FrameRange> frameRanges(const llvm::object::ELFObjectFileBase &Obj,
+                                    WarningList &Warnings);
 
 /// FDEs that the search table of an .eh_frame_hdr does not reach.
 struct HiddenFrames {
@@ -47,9 +53,10 @@ struct HiddenFrames {
 
 /// The FDEs of \p Obj that its .eh_frame_hdr hides (none without one, or
 /// with a table encoding other than the 4-byte data-relative one linkers
-/// write). An error names the malformed section and the offset.
+/// write). An error names the malformed section and the offset; a
+/// malformed .eh_frame is a warning, as for frameRanges.
 llvm::Expected<HiddenFrames>
-hiddenFrames(const llvm::object::ELFObjectFileBase &Obj);
+hiddenFrames(const llvm::object::ELFObjectFileBase &Obj, WarningList &Warnings);
 
 } // namespace bbmap
 

@@ -8,6 +8,9 @@
 // names the symbol could have. `bbmap-dump --instr-profile --binary` prints
 // the result; docs/instrprof.md gives the rules.
 //
+// Threading: the functions only read their inputs: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_INSTRPROFMATCH_H

@@ -9,6 +9,9 @@
 // tbz/tbnz conditional branches, b, br), no-ops from the target's own
 // encoding of them (x86 NOOP*, AArch64 HINT #0).
 //
+// Threading: every const member may be called concurrently; decode() gives each
+// calling thread a disassembler of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_INSTRUCTIONDECODER_H
@@ -20,8 +23,11 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace llvm {
@@ -34,6 +40,7 @@ class MCInstrInfo;
 class MCRegisterInfo;
 class MCAsmInfo;
 class MCSubtargetInfo;
+class Target;
 } // namespace llvm
 
 namespace bbmap {
@@ -107,6 +114,11 @@ public:
   /// The subtarget, for LLVM Object calls that need one.
   const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
 
+  /// The disassembler decode() uses on the calling thread, made on its
+  /// first use there. An MCDisassembler is not safe to share: x86's and
+  /// AArch64's getInstruction store the comment stream in it on every call.
+  const llvm::MCDisassembler &disassembler() const;
+
 private:
   struct CodeSection {
     uint64_t Address;
@@ -129,7 +141,16 @@ private:
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCContext> Ctx;
-  std::unique_ptr<llvm::MCDisassembler> Disassembler;
+  const llvm::Target *TheTarget = nullptr;
+  /// Tells this decoder from every other one in a thread's cache of its
+  /// last disassembler (an address could be reused).
+  uint64_t ID = 0;
+  /// The disassembler of each thread that decoded; a thread that ends
+  /// leaves its own to the next thread of the same id.
+  mutable std::mutex DisassemblersMutex;
+  mutable std::unordered_map<std::thread::id,
+                             std::unique_ptr<llvm::MCDisassembler>>
+      Disassemblers;
   std::unique_ptr<llvm::MCInstrAnalysis> Analysis;
   std::unique_ptr<llvm::MCInstPrinter> Printer;
 };

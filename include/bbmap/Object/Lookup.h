@@ -1,8 +1,11 @@
 //===- Lookup.h - address look-up requests and results ----------*- C++ -*-===//
 //
-// Address look-ups (bbmap-dump --lookup / --lookup-file): parses addresses
+// Address look-ups (what bbmap-dump --lookup prints): parses addresses
 // ("ADDR[:from|:to]", hexadecimal, 0x optional), a whole file at a time,
 // and resolves them through an AddressIndex.
+//
+// Threading: the functions keep no state (parseLookupLines runs on the threads
+// it is given); findAll only reads the index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,12 +40,13 @@ readAddressRequests(llvm::ArrayRef<std::string> Texts, llvm::StringRef File,
 
 /// Appends to \p Requests the requests of \p Texts, then those of each line
 /// of \p File (if not empty; "-" is stdin), as readAddressRequests reads
-/// them, with the same errors. The file is parsed in chunks, on
-/// llvm::parallel's threads when it has several; the requests and the
-/// error (the first bad line's) are the same for every thread count.
+/// them, with the same errors. The file is parsed in chunks on \p Threads
+/// threads (0: the machine's hardware threads); the requests and the error
+/// (the first bad line's) are the same for every thread count.
 llvm::Error readLookupRequests(llvm::ArrayRef<std::string> Texts,
                                llvm::StringRef File,
-                               std::vector<LookupRequest> &Requests);
+                               std::vector<LookupRequest> &Requests,
+                               unsigned Threads);
 
 /// What readAddressRequests does with the lines of \p Contents, the text
 /// of \p File.
@@ -54,7 +58,7 @@ forEachAddressLine(llvm::StringRef Contents, llvm::StringRef File,
 /// \p File, cut into chunks of at least \p MinChunkBytes.
 llvm::Error parseLookupLines(llvm::StringRef Contents, llvm::StringRef File,
                              std::vector<LookupRequest> &Requests,
-                             size_t MinChunkBytes = 1 << 16);
+                             unsigned Threads, size_t MinChunkBytes = 1 << 16);
 
 /// Looks up every request: Entries[I] is what Index.find() returns for
 /// Requests[I]. Prefetches a few requests ahead. Returns how many were

@@ -1,11 +1,14 @@
 //===- MapVerifier.h - structural checks of decoded maps --------*- C++ -*-===//
 //
-// bbmap-dump --verify: checks the decoded basic-block address maps of one
+// Structural checks (bbmap-dump --verify): checks the decoded maps of one
 // file against its symbols and section headers (blocks inside their
 // function's or function part's symbol extent, sorted and disjoint blocks,
 // callsites inside their block, the SHF_LINK_ORDER target, duplicate
 // records, text functions without a record) and prints the findings as
 // text lines or JSON. docs/dumper.md gives the rules and the exact format.
+//
+// Threading: a MapVerifier is fed by one thread at a time, in section order;
+// VerifyReport and VerifySummary are plain data.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,13 @@
 //===- MappedBinary.h - a linked binary, its maps indexed -------*- C++ -*-===//
-//-*-===//
 //
 // A linked ELF file opened for profile work: every .llvm_bb_addr_map
 // section decoded and indexed by address, its function symbols by address
-// and by name, its build ID and, when it was BOLTed, its BAT table. Serves
-// `bbmap-dump --lookup`, the `--input-binary` side of BAT look-ups and
-// bbmap-profile.
+// and by name, its build ID and, when it was BOLTed, its BAT table: what
+// look-ups, BAT translation and every profile reader need of the binary a
+// profile was recorded on.
+//
+// Threading: open, openFile and decode run on one thread (decode on the threads
+// it is given); then every const member may be called concurrently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +76,10 @@ public:
   const BATTable *bat() const { return BAT ? &*BAT : nullptr; }
   const BATTranslator *translator() const { return Translator.get(); }
 
+  /// What reading the file went past (ELFMapReader::warnings, then those
+  /// of functionSymbols), set by decode().
+  const WarningList &warnings() const { return Warnings; }
+
   /// The address of the function named \p Name, if exactly one function
   /// symbol has that name; else why not.
   llvm::Expected<uint64_t> addressOf(llvm::StringRef Name) const;
@@ -102,6 +108,8 @@ private:
   /// Function name -> the addresses of the symbols with that name.
   llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
   std::string BuildID;
+  /// decodeMaps and readSymbols, which run at once, keep their own.
+  WarningList Warnings, SymbolWarnings;
   std::optional<BATTable> BAT;
   std::unique_ptr<BATTranslator> Translator;
 };

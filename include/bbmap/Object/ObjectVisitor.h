@@ -4,6 +4,9 @@
 // ELF object to a callback; names sections the way every diagnostic does.
 // Shared by both tools and the fuzz targets.
 //
+// Threading: forEachObject calls its handler on the calling thread and reports
+// through Diagnostics, which is one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_OBJECT_OBJECTVISITOR_H
@@ -43,6 +46,7 @@ using ObjectHandler =
     llvm::function_ref<void(const ELFMapReader &Reader, llvm::StringRef Name)>;
 
 /// Opens the ELF object or archive at \p Path ("-" is standard input).
+/// Each object's ELFMapReader warnings are reported before its callback.
 void forEachObject(llvm::StringRef Path, Diagnostics &Diag,
                    ObjectHandler OnObject);
 

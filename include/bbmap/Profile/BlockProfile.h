@@ -1,11 +1,14 @@
 //===- BlockProfile.h - per-block and per-edge counts -----------*- C++ -*-===//
 //
-// What bbmap-profile computes from a BranchProfile and the binary's maps:
+// Block and edge counts: what a BranchProfile and the binary's maps give:
 // for every basic block of the maps, how often its first byte executed (or,
 // for IP samples, how many samples fell in it); for every CFG edge between
 // two blocks of one function, how often it was taken; for every call site,
 // its callee and count. Blocks are named by their AddressIndex entry, which
 // numbers all blocks by ascending address; docs/profile.md gives the rules.
+//
+// Threading: countBlocks charges on the threads it is given; a BlockProfile is
+// plain data, written by one owner.
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,6 +9,8 @@
 // samples are kept apart. Every reader sums the counts of identical
 // records, so the model holds each distinct record once.
 //
+// Threading: plain data: const access may be concurrent, writes need one owner.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_BRANCHPROFILE_H

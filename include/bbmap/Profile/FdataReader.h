@@ -7,6 +7,9 @@
 // names are turned into addresses by the caller, who owns the binary's
 // symbol table.
 //
+// Threading: the reader keeps its state in the call: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_FDATAREADER_H

@@ -15,12 +15,16 @@
 // at the end. The result does not depend on how samples were split among
 // RawCounts.
 //
+// Threading: a PerfBinary is only read once made; a PerfAggregator is one
+// thread's, its RawCounts each one worker's at a time.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PERFAGGREGATOR_H
 #define BBMAP_PROFILE_PERFAGGREGATOR_H
 
 #include "bbmap/Profile/BranchProfile.h"
+#include "bbmap/Support/AnyKeyMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -238,7 +242,8 @@ private:
 
   const PerfBinary &Binary;
   PerfScriptOptions Options;
-  llvm::DenseMap<int32_t, const MappingList *> Processes;
+  /// By PID: every int32_t, DenseMap's reserved keys too.
+  AnyKeyMap<int32_t, const MappingList *> Processes;
   /// Every mapping list ever made: views point into them.
   std::deque<MappingList> Lists;
   /// The views handed out; ViewID indexes it.

@@ -18,6 +18,9 @@
 // are read when an event of the file records them, IP samples otherwise;
 // the profile's HasBranches says which.
 //
+// Threading: each call reads on PerfDataOptions::Threads threads with state of
+// its own: calls may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PERFDATAREADER_H

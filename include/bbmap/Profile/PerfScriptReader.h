@@ -19,6 +19,9 @@
 // first. Symbolised stacks (-F brstacksym) and callchain lines (perf record
 // -g without -G) are rejected with the line that shows them.
 //
+// Threading: the reader keeps its state in the call: calls may run on several
+// threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PERFSCRIPTREADER_H

@@ -5,6 +5,9 @@
 // r), which include the B, F and f lines of BOLT 15 to 19. The format and
 // the choices made where perf2bolt is silent are in the class comment.
 //
+// Threading: read keeps its state in the call and parses on the threads it is
+// given: calls may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PREAGGREGATEDREADER_H
@@ -51,11 +54,13 @@ namespace bbmap {
 /// the input has any T, R, B, F, f or r line.
 class PreAggregatedReader {
 public:
-  /// Reads the whole of Buffer. BinaryBuildID is the profiled binary's
-  /// build ID in hex, or empty. Errors read
-  /// `<buffer identifier>:<line>: <what is wrong>`.
+  /// Reads the whole of Buffer, a large one in parts on \p Threads threads
+  /// (0: the machine's hardware threads; 1: the calling thread alone).
+  /// BinaryBuildID is the profiled binary's build ID in hex, or empty.
+  /// Errors read `<buffer identifier>:<line>: <what is wrong>`.
   static llvm::Expected<BranchProfile> read(llvm::MemoryBufferRef Buffer,
-                                            llvm::StringRef BinaryBuildID);
+                                            llvm::StringRef BinaryBuildID,
+                                            unsigned Threads);
 };
 
 } // namespace bbmap

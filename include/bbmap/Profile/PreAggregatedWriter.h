@@ -18,6 +18,9 @@
 // profiles with the same records give the same bytes whatever order or
 // grouping of inputs they were summed from.
 //
+// Threading: the writer keeps no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PREAGGREGATEDWRITER_H

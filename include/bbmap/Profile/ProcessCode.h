@@ -8,11 +8,15 @@
 // that crosses it. A placement of the binary's hot code is weighed against
 // the lines of the other objects (Layout/Placement.h).
 //
+// Threading: the functions keep their state in the call: calls on different
+// ProcessCode may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_PROCESSCODE_H
 #define BBMAP_PROFILE_PROCESSCODE_H
 
+#include "bbmap/Support/Warnings.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,6 +39,9 @@ struct ProcessCode {
   uint64_t BinaryWeight = 0;
   /// The weights are of branch stacks' runs (else of IP samples).
   bool HasBranches = false;
+  /// Objects spreadOverFunctions could not read, or whose .eh_frame it
+  /// could not read whole.
+  WarningList Warnings;
 };
 
 /// Reads \p PerfData (natively) for the lines of \p LineBytes bytes (a

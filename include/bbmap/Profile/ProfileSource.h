@@ -1,8 +1,11 @@
 //===- ProfileSource.h - read any profile input -----------------*- C++ -*-===//
 //
-// The one entry point bbmap-profile reads its input through: a perf.data
-// file, `perf script` text, a BOLT pre-aggregated profile or BOLT fdata,
-// each read by its own reader into a BranchProfile of the profiled binary.
+// Reads any profile of a binary through one call: a perf.data file,
+// `perf script` text, a BOLT pre-aggregated profile or BOLT fdata, each
+// read by its own reader into a BranchProfile of the profiled binary.
+//
+// Threading: readProfile and readProfiles read on each source's threads with
+// state of their own: calls may run at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,9 +44,11 @@ struct ProfileSource {
   /// alone selects them and no build ID is checked.
   std::string BinaryName;
   /// perf.data only: read natively or through perf script; the perf
-  /// executable for the latter (empty: $BBMAP_PERF or PATH); threads.
+  /// executable for the latter (empty: $BBMAP_PERF or PATH).
   PerfDataDecoder Decoder = PerfDataDecoder::Native;
   std::string PerfPath;
+  /// The threads perf.data and pre-aggregated text are read on (0: the
+  /// machine's hardware threads).
   unsigned Threads = 0;
 };
 

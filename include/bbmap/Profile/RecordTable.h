@@ -9,6 +9,8 @@
 // table finds and appends; the counts are the caller's to add, so that each
 // reader keeps its own rule for sums that overflow.
 //
+// Threading: a RecordTable and the profile it indexes are one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PROFILE_RECORDTABLE_H

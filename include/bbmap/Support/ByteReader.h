@@ -5,6 +5,9 @@
 // field being read; counts are checked against the bytes left before the
 // caller allocates anything proportional to them.
 //
+// Threading: a ByteReader is one thread's cursor; the bytes it reads may be
+// shared.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_BYTEREADER_H
@@ -86,8 +89,10 @@ public:
   /// Reads a ULEB128 field and rejects values above \p Max.
   llvm::Expected<uint64_t> uleb(llvm::StringRef What,
                                 uint64_t Max = UINT32_MAX) {
-    // One-byte values fit every limit (every Max is at least UINT32_MAX).
-    if (LLVM_LIKELY(Pos < Bytes.size() && !(Bytes[Pos] & 0x80)))
+    // One-byte values (the limit test folds away for a constant Max of 127
+    // or more, as every decoder passes).
+    if (LLVM_LIKELY(Pos < Bytes.size() && !(Bytes[Pos] & 0x80) &&
+                    Bytes[Pos] <= Max))
       return Bytes[Pos++];
     // Up to nine bytes (63 bits) cannot overflow.
     const uint8_t *P = Bytes.data() + Pos;

@@ -7,8 +7,12 @@
 // (a comma before every element but the first, a new line before each
 // element and before the closing bracket of a non-empty scope when
 // indenting) and JSONScopedPrinter's (a labelled scope opened inside an
-// array is wrapped in an object of its own). Numbers are formatted in place;
-// strings that need escaping or are not UTF-8 are quoted by llvm::json.
+// array is wrapped in an object of its own). Each line reserves its room
+// once (indentation, label and value, labels of any length); numbers are
+// formatted in place; strings that need escaping or are not UTF-8 are
+// quoted by llvm::json. Labels are copied as they are, so they must need no
+// escaping (printable ASCII without quotes or backslashes, as the tools'
+// labels are).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,9 +89,13 @@ private:
     bool HasValue;
   };
 
-  static constexpr size_t MaxLabel = 64;
   static constexpr char Spaces[] = "                                "
                                    "                                ";
+  /// Room for a line beside its indentation and label: a comma and new
+  /// line, the spaces separate() copies at once, the quotes, colon and
+  /// space around the label, a number or a bracket.
+  static constexpr size_t LineRoom =
+      2 + sizeof(Spaces) + 4 + OutputBuffer::MaxNumberSize;
 
   /// A comma after a sibling, and the new line and indentation.
   char *separate(char *P, bool HasValue) {
@@ -103,14 +111,16 @@ private:
     std::memset(P, ' ', Indent);
     return P + Indent;
   }
-  /// Reserves room for a line of a label and a number.
-  char *reserveLine() { return Out.reserve(Indent + MaxLabel + 32); }
+  /// Reserves room for a line of a label of \p LabelSize bytes and a
+  /// number.
+  char *reserveLine(size_t LabelSize = 0) {
+    return Out.reserve(Indent + LabelSize + LineRoom);
+  }
   /// `,\n  "Label": ` in the innermost object; returns where the value goes.
   char *attribute(llvm::StringRef Label) {
-    char *P = separate(reserveLine(), Top.HasValue);
+    char *P = separate(reserveLine(Label.size()), Top.HasValue);
     Top.HasValue = true;
     *P++ = '"';
-    assert(Label.size() <= MaxLabel && "label too long");
     P = OutputBuffer::put(P, Label);
     *P++ = '"';
     *P++ = ':';

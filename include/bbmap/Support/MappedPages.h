@@ -5,6 +5,9 @@
 // back to the system, so that memory follows what is being decoded, not
 // the file's size. A page touched again comes back from the page cache.
 //
+// Threading: the functions keep no state: calls may run on several threads at
+// once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_MAPPEDPAGES_H

@@ -13,6 +13,9 @@
 // thread there is no pool: each task runs at once on the caller's thread.
 // The bytes written are the same for every thread count, by construction.
 //
+// Threading: one thread owns an OrderedOutput (submit, write, then, finish);
+// its tasks run on the pool and write only their own piece.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_ORDEREDOUTPUT_H

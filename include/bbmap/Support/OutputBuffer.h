@@ -6,7 +6,9 @@
 // room for a whole line once, fills it through a local pointer with the
 // unchecked put* helpers (copies and in-place number formatting) and
 // commits the new end: that is what makes bbmap-dump's text styles cheap
-// per field.
+// per field. A reservation of any size is honoured (the stream's buffer
+// grows for one larger than itself), so a writer that reserves what its
+// line can take, labels and names included, never writes out of bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +31,7 @@ using TextPiece = llvm::SmallVector<char, 0>;
 
 class OutputBuffer {
 public:
-  /// The most a single reserve() may ask for.
+  /// The size of a stream's buffer (a larger reserve() grows it).
   static constexpr size_t Capacity = 1 << 16;
   /// Longest putDecimal or putHex output.
   static constexpr size_t MaxNumberSize = 20;
@@ -55,8 +57,8 @@ public:
     Cur = Buf.get();
   }
 
-  /// Makes room for \p N more bytes (at most Capacity) and returns where
-  /// they go; commit() then marks how far they were written.
+  /// Makes room for \p N more bytes and returns where they go; commit()
+  /// then marks how far they were written.
   char *reserve(size_t N) {
     if (LLVM_UNLIKELY(static_cast<size_t>(End - Cur) < N))
       makeRoom(N);
@@ -151,10 +153,18 @@ private:
                                             1000000000000000000,
                                             10000000000000000000u};
 
-  /// Flushes to the stream, or grows the text to hold \p N more bytes.
+  /// Flushes to the stream (growing the buffer if \p N bytes exceed it),
+  /// or grows the text to hold \p N more bytes.
   void makeRoom(size_t N) {
-    if (!Text)
-      return flush();
+    if (!Text) {
+      flush();
+      if (LLVM_UNLIKELY(N > static_cast<size_t>(End - Cur))) {
+        Buf.reset(new char[N]);
+        Cur = Buf.get();
+        End = Cur + N;
+      }
+      return;
+    }
     size_t Used = Cur - Text->data();
     Text->resize_for_overwrite(
         std::max(2 * Text->size(), Used + std::max(N, Capacity)));

@@ -1,9 +1,17 @@
 //===- Parallel.h - independent items on several threads -------*- C++ -*-===//
 //
-// Per-function work (profile inference, block layout) costs the most in a
-// few large functions: threads that take the items costliest first stay
-// busy to the end, where llvm::parallelFor's fixed chunks may leave one
-// thread with the largest function last.
+// How every part of bbmap that knows its items up front runs them on
+// threads: the caller's thread count (a tool's --threads) is passed down,
+// and the calling thread works beside a pool made for the call. Per-function
+// work (profile inference, block layout) costs the most in a few large
+// functions: threads that take the items costliest first stay busy to the
+// end, where llvm::parallelFor's fixed chunks may leave one thread with the
+// largest function last. llvm::parallelFor is not used at all: its thread
+// count is one setting of the whole process (parallel::strategy), which a
+// library cannot set per call. Work that is made while an input is read
+// (ordered output, perf.data batches) runs on a pool of the same count.
+//
+// Threading: every function may be called from several threads at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +34,10 @@ unsigned threadCount(unsigned Requested);
 /// safe to run concurrently for different items.
 void forEachInOrder(llvm::ArrayRef<uint32_t> Order, unsigned Threads,
                     llvm::function_ref<void(uint32_t)> Work);
+
+/// forEachInOrder over 0 to \p Count - 1, in that order.
+void forEachIndex(size_t Count, unsigned Threads,
+                  llvm::function_ref<void(size_t)> Work);
 
 /// Runs \p First and \p Second, two independent tasks, at the same time
 /// unless \p Threads is 1 (0: the machine's hardware threads).

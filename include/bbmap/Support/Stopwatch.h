@@ -1,7 +1,9 @@
 //===- Stopwatch.h - wall-clock timing for stats ----------------*- C++ -*-===//
 //
-// The one timer behind bbmap-dump's --lookup-stats and --bat-stats lines:
-// seconds since the stopwatch started, or since the previous lap.
+// Wall-clock seconds since the stopwatch started, or since the previous
+// lap (bbmap-dump's --lookup-stats and --bat-stats lines use it).
+//
+// Threading: a Stopwatch is one thread's.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,8 +3,9 @@
 // TextWriter writes the same bytes as llvm::ScopedPrinter's LLVM style
 // (two spaces per level, "Label: value" lines, "Label {" / "Label [" scopes,
 // "0x" and upper-case hex) through an OutputBuffer: each line reserves its
-// room once, then the indentation and label are copied and the number is
-// formatted in place, with no virtual call or temporary string per field.
+// room once (indentation, label and value, labels of any length), then the
+// indentation and label are copied and the number is formatted in place,
+// with no virtual call or temporary string per field.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +35,7 @@ public:
   void endArray() { endScope("]"); }
 
   /// An empty line (at the current indentation, as ScopedPrinter does).
-  void blankLine() { endLine(startLine()); }
+  void blankLine() { endLine(startLine(LineRoom)); }
   void string(llvm::StringRef Label, llvm::StringRef Value) {
     Out.commit(field(Label));
     Out.append(Value);
@@ -64,16 +65,17 @@ public:
   }
 
 private:
-  static constexpr size_t MaxLabel = 64;
-  /// Room for a line's indentation, label and number.
-  static constexpr size_t MaxFixedLine = MaxLabel + 64;
+  /// Room for what follows a label on a line: ": ", a number (or "Yes",
+  /// " {"), the new line.
+  static constexpr size_t LineRoom = 2 + OutputBuffer::MaxNumberSize + 2;
   static constexpr char Spaces[] = "                                "
                                    "                                ";
 
-  /// Reserves room for a line and writes its indentation.
-  char *startLine() {
+  /// Reserves room for the indentation and \p Room more bytes, and writes
+  /// the indentation.
+  char *startLine(size_t Room) {
     size_t Width = 2 * Depth;
-    char *P = Out.reserve(MaxFixedLine + std::max(Width, sizeof(Spaces)));
+    char *P = Out.reserve(std::max(Width, sizeof(Spaces)) + Room);
     if (LLVM_LIKELY(Width < sizeof(Spaces)))
       std::memcpy(P, Spaces, sizeof(Spaces) - 1);
     else
@@ -84,22 +86,23 @@ private:
     *P++ = '\n';
     Out.commit(P);
   }
-  /// "<indent>Label: ".
+  /// "<indent>Label: ", with room for a number and the new line after it.
   char *field(llvm::StringRef Label) {
-    return OutputBuffer::put(putLabel(startLine(), Label), ": ");
+    char *P = startLine(Label.size() + LineRoom);
+    return OutputBuffer::put(OutputBuffer::put(P, Label), ": ");
   }
+  /// \p Open is " {", " [" or nothing; ScopedPrinter writes no space
+  /// after an empty label.
   void scopeLine(llvm::StringRef Label, llvm::StringRef Open = "") {
-    endLine(OutputBuffer::put(putLabel(startLine(), Label), Open));
+    char *P = startLine(Label.size() + LineRoom);
+    if (LLVM_UNLIKELY(Label.empty()))
+      Open = Open.ltrim(' ');
+    endLine(OutputBuffer::put(OutputBuffer::put(P, Label), Open));
     ++Depth;
   }
   void endScope(llvm::StringRef Close) {
     --Depth;
-    endLine(OutputBuffer::put(startLine(), Close));
-  }
-  /// Labels are short literals, within the room startLine reserves.
-  static char *putLabel(char *P, llvm::StringRef Label) {
-    assert(Label.size() <= MaxLabel && "label too long");
-    return OutputBuffer::put(P, Label);
+    endLine(OutputBuffer::put(startLine(LineRoom), Close));
   }
 
   OutputBuffer Out;

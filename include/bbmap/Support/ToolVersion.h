@@ -3,6 +3,8 @@
 // What `--version` prints for every bbmap tool: the tool, bbmap's version
 // and the LLVM it was built against, in the layout of LLVM's own tools.
 //
+// Threading: the functions keep no state: any thread may call them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_TOOLVERSION_H

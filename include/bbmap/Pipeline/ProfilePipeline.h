@@ -1,15 +1,24 @@
-//===- ProfileCommand.h - one bbmap-profile request, run --------*- C++ -*-===//
+//===- ProfilePipeline.h - profiles in, counts and layouts out --*- C++ -*-===//
 //
-// What a bbmap-profile command line asks for, whichever driver mode spelled
-// it (bbmap-profile's own options, perf2bolt's, create_llvm_prof's): the
-// binary, the profiles to read and sum, the outputs to write. runProfile
-// reads the profiles once and writes every output, so a request gets the
-// same bytes whatever command line made it.
+// The whole of bbmap-profile as one call: a ProfileRequest names the
+// binary, the profiles to read and sum and the outputs to write; runProfile
+// reads the profiles once, charges them to the binary's blocks (through
+// BAT, inference and stale matching when asked) and writes every output.
+// bbmap-profile and its perf2bolt and create_llvm_prof modes only fill a
+// request, so a request gets the same bytes whatever command line made it.
+//
+// Outputs appear whole or not at all (OutputFile): on an error no output
+// file is made and an existing one is left as it was. Warnings and notes
+// go to the caller's Diagnostics; nothing ends the process.
+//
+// Threading: runProfile may be called from several threads at once with
+// distinct requests and Diagnostics (and distinct output files); each call
+// uses up to Request.Threads threads of its own.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
-#define BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
+#ifndef BBMAP_PIPELINE_PROFILEPIPELINE_H
+#define BBMAP_PIPELINE_PROFILEPIPELINE_H
 
 #include "bbmap/BoltProfile/BoltProgramStats.h"
 #include "bbmap/BoltProfile/BoltRecords.h"
@@ -19,6 +28,9 @@
 #include "bbmap/Layout/Placement.h"
 #include "bbmap/Layout/StaleMatching.h"
 #include "bbmap/Profile/ProfileSource.h"
+#include "bbmap/Support/Diagnostics.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,9 +58,6 @@ struct ProfileOutput {
 };
 
 struct ProfileRequest {
-  /// Names the tool in messages ("bbmap-profile", or the name a driver
-  /// mode was invoked under).
-  std::string ToolName = "bbmap-profile";
   std::string BinaryPath;
   /// The binary BOLT read, when BinaryPath was BOLTed with a BAT table.
   std::string InputBinaryPath;
@@ -105,8 +114,13 @@ struct ProfileRequest {
   /// views (0: the machine's hardware threads); the result is the same for
   /// any number.
   unsigned Threads = 0;
-  /// Report each phase's time on standard error.
-  bool TimePhases = false;
+  /// Report each phase's wall and CPU time here when the run ends, as
+  /// LLVM's -time-passes does (null: not timed).
+  llvm::raw_ostream *PhaseTimes = nullptr;
+  /// Leave the largest structures allocated at the end rather than free
+  /// them one by one, as clang's -disable-free does: for a tool whose
+  /// process ends with the run. A library caller keeps it false.
+  bool LeaveAllocated = false;
 };
 
 /// What a run found, for the summaries of the driver modes.
@@ -128,17 +142,33 @@ struct ProfileOutcome {
   uint64_t Objects = 0;
 };
 
-/// Writes the --format=block-sections profile of \p BinaryPath (no profile
-/// is read) to \p OutputPath; returns the exit status (1 when the binary
-/// cannot be read or written).
-int runBlockSections(llvm::StringRef ToolName, llvm::StringRef BinaryPath,
-                     llvm::StringRef OutputPath);
+/// A request that does not hold together (options that do not go
+/// together, a missing one): the caller's mistake rather than an input's.
+/// Tools exit with status 2 on it, and 1 on any other error.
+class RequestError : public llvm::ErrorInfo<RequestError> {
+public:
+  static char ID;
+  explicit RequestError(const llvm::Twine &Msg) : Msg(Msg.str()) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Msg; }
+  std::error_code convertToErrorCode() const override;
 
-/// Runs \p Request: prints warnings and errors under Request.ToolName and
-/// returns the exit status (0, 1 for an error of an input, 2 for a request
-/// that does not hold together).
-int runProfile(const ProfileRequest &Request, ProfileOutcome &Outcome);
+private:
+  std::string Msg;
+};
+
+/// Runs \p Request. Warnings and notes go to \p Diags. An error of an input
+/// or an output is an llvm::FileError naming the file ("'file': message");
+/// one of the request is a RequestError. Either way no output is written.
+llvm::Expected<ProfileOutcome> runProfile(const ProfileRequest &Request,
+                                          Diagnostics &Diags);
+
+/// Writes the --format=block-sections profile of \p BinaryPath (no profile
+/// is read, the binary on \p Threads threads) to \p OutputPath ("-":
+/// standard output); what reading the binary went past goes to \p Diags.
+llvm::Error writeBlockSectionsFile(llvm::StringRef BinaryPath,
+                                   llvm::StringRef OutputPath, unsigned Threads,
+                                   Diagnostics &Diags);
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_TOOL_PROFILECOMMAND_H
+#endif // BBMAP_PIPELINE_PROFILEPIPELINE_H

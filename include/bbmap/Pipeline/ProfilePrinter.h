@@ -1,13 +1,17 @@
 //===- ProfilePrinter.h - profiles as JSON, text or dot ---------*- C++ -*-===//
 //
-// bbmap-profile's outputs of a BlockProfile: JSON (docs/profile.md gives
-// the schema), a readable summary of the hottest functions and blocks, and
-// a Graphviz picture of one function's blocks and edges coloured by heat.
+// The printers of a BlockProfile, bbmap-profile's outputs: JSON
+// (docs/bbmap-profile.schema.json, docs/profile.md), a readable summary of
+// the hottest functions and blocks, and a Graphviz picture of one
+// function's blocks and edges coloured by heat.
+//
+// Threading: the printers only read their arguments; several may run at
+// once on distinct streams.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
-#define BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
+#ifndef BBMAP_PIPELINE_PROFILEPRINTER_H
+#define BBMAP_PIPELINE_PROFILEPRINTER_H
 
 #include "bbmap/BoltProfile/BATProfileTranslator.h"
 #include "bbmap/Layout/FlowInference.h"
@@ -39,6 +43,9 @@ struct ProfileOrigin {
   std::optional<StaleMatchStats> Stale;
 };
 
+/// The profile JSON of \p P on \p Binary: one object per profiled
+/// function with its blocks, edges and calls, and where the counts came
+/// from (\p Origin); indented when \p Pretty.
 void printProfileJSON(llvm::raw_ostream &OS, const MappedBinary &Binary,
                       const BlockProfile &P, const ProfileOrigin &Origin,
                       bool Pretty);
@@ -54,4 +61,4 @@ llvm::Error printFunctionCFG(llvm::raw_ostream &OS, const MappedBinary &Binary,
 
 } // namespace bbmap
 
-#endif // BBMAP_PROFILE_TOOL_PROFILEPRINTER_H
+#endif // BBMAP_PIPELINE_PROFILEPRINTER_H
