@@ -6,6 +6,8 @@
 // modifiers (":u", ":ppp", ...) and "raw 0x..." (perf 6.1's evsel__name;
 // breakpoints are not named).
 //
+// Threading: the functions keep no state; calls may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_EVENTNAME_H

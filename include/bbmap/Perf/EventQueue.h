@@ -22,6 +22,8 @@
 // of records in perf's order (bbmap-dump's printer, the native profile
 // reader) does.
 //
+// Threading: an EventQueue and deliverInOrder's reading are one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_EVENTQUEUE_H

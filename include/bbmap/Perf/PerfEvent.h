@@ -7,6 +7,9 @@
 // MMAP/MMAP2, COMM, FORK/EXIT, and the sample_id_all trailer of the others.
 // Strings and branch stacks are views into the record they came from.
 //
+// Threading: the decoded records are plain data, views into a buffer that
+// must outlive them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_PERFEVENT_H

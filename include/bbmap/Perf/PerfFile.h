@@ -14,6 +14,9 @@
 // DecodeError naming its file offset and what is wrong; memory grows with
 // the number of attrs and features, never with the data section.
 //
+// Threading: a PerfFile and its record stream are read by one thread at a
+// time; distinct files may be read at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_PERFFILE_H

@@ -7,6 +7,8 @@
 // util/event.h define them; docs/profile.md ("perf.data without perf") says
 // what bbmap reads of each.
 //
+// Threading: constants only.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_PERFFORMAT_H

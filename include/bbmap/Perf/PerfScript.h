@@ -12,6 +12,9 @@
 // that point into the file, which OrderedOutput's threads format and write
 // in order. The text is the same for every thread count and batch size.
 //
+// Threading: printPerfScript reads File on the calling thread and formats
+// on Out's; distinct files may be printed at once to distinct outputs.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_PERFSCRIPT_H

@@ -8,6 +8,8 @@
 // evlist__deliver_sample). The growth is state kept per ID, so samples
 // must go through one SampleDelivery in perf's delivery order.
 //
+// Threading: a SampleDelivery keeps per-ID state: one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_PERF_SAMPLEDELIVERY_H

@@ -14,6 +14,9 @@
 // escaping (printable ASCII without quotes or backslashes, as the tools'
 // labels are).
 //
+// Threading: a JSONWriter and its OutputBuffer are one thread's; writers
+// of distinct buffers may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_JSONWRITER_H

@@ -10,6 +10,8 @@
 // grows for one larger than itself), so a writer that reserves what its
 // line can take, labels and names included, never writes out of bounds.
 //
+// Threading: an OutputBuffer is one thread's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_OUTPUTBUFFER_H

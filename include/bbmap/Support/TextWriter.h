@@ -7,6 +7,9 @@
 // indentation and label are copied and the number is formatted in place,
 // with no virtual call or temporary string per field.
 //
+// Threading: a TextWriter and its OutputBuffer are one thread's; writers
+// of distinct buffers may run at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BBMAP_SUPPORT_TEXTWRITER_H
