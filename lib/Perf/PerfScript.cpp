@@ -73,28 +73,33 @@ struct ScriptLine {
   const uint8_t *Entries = nullptr;
 };
 
+/// The allocator of copied text. Not llvm::BumpPtrAllocator: in a sanitizer
+/// or fuzz build, this file's (instrumented) instantiation of its slab
+/// allocation poisons new slabs, and where the linker keeps it for all of
+/// the program, LLVMSupport's uninstrumented users of BumpPtrAllocator
+/// (llvm::yaml::Input, StringSaver) write into poisoned memory. Slabs of
+/// another size make a type of their own, which no LLVM code shares.
+using TextAllocator = BumpPtrAllocatorImpl<MallocAllocator, 64 * 1024>;
+
 /// Lines formatted by one task, with what they point to.
 struct ScriptBatch {
   std::vector<ScriptLine> Lines;
   /// The text of Text lines and the stacks of compressed samples.
-  BumpPtrAllocator Held;
+  TextAllocator Held;
   /// The smallest file offset the lines point into (~0: none).
   uint64_t Oldest = ~0ULL;
   /// The bytes of the records delivered into the batch.
   size_t RecordBytes = 0;
 };
 
-/// A copy of \p Size bytes at \p Bytes in \p Alloc. (Not StringSaver: its
-/// save() is LLVMSupport's, uninstrumented in the fuzz build, and takes
-/// memory of slabs the instrumented allocator here poisoned.)
-const uint8_t *copyInto(BumpPtrAllocator &Alloc, const void *Bytes,
-                        size_t Size) {
+/// A copy of \p Size bytes at \p Bytes in \p Alloc.
+const uint8_t *copyInto(TextAllocator &Alloc, const void *Bytes, size_t Size) {
   void *Copy = Alloc.Allocate(Size, Align(8));
   std::memcpy(Copy, Bytes, Size);
   return static_cast<const uint8_t *>(Copy);
 }
 
-StringRef copyInto(BumpPtrAllocator &Alloc, StringRef Text) {
+StringRef copyInto(TextAllocator &Alloc, StringRef Text) {
   return StringRef(
       reinterpret_cast<const char *>(copyInto(Alloc, Text.data(), Text.size())),
       Text.size());
@@ -286,7 +291,7 @@ private:
   DenseMap<const Event *, std::string> Names;
   /// Each event's head, made at its first sample (after NameWidth).
   DenseMap<const Event *, StringRef> Heads;
-  BumpPtrAllocator HeadText;
+  TextAllocator HeadText;
   SmallString<256> Line;
   ScriptBatch Current;
   std::mutex Lock;
