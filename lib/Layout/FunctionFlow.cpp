@@ -22,6 +22,12 @@ void CFGNode::addSuccessor(uint32_t Node) {
 
 namespace {
 
+/// What SPE's branch filter keeps: every kind of branch, taken or not.
+bool isBranch(InstrKind Kind) {
+  return Kind != InstrKind::Other && Kind != InstrKind::Nop &&
+         Kind != InstrKind::Trap;
+}
+
 class CFGBuilder {
 public:
   CFGBuilder(const FunctionBlocks &F, const AddressIndex &Index,
@@ -74,6 +80,7 @@ void CFGBuilder::decodeBlock(uint32_t Node, CFGNode &N) {
       return;
     }
     ++N.Instructions;
+    N.Branches += isBranch(Last->Kind);
     addTransfer(*Last, N);
   }
   addFallThrough(Node, N, Last);

@@ -793,4 +793,15 @@ BlockProfile countBlocks(const BranchProfile &Profile,
   return Counters.front()->finish(Sampled);
 }
 
+BlockProfile countBranchSamples(const BranchProfile &Profile,
+                                const MappedBinary &Binary,
+                                const InstructionDecoder &Decoder,
+                                unsigned Threads) {
+  BranchProfile Samples;
+  Samples.Samples = Profile.BranchSamples;
+  BlockProfile Blocks = countBlocks(Samples, Binary, Decoder, Threads);
+  Blocks.Sampled = SampledOperation::Branch;
+  return Blocks;
+}
+
 } // namespace bbmap

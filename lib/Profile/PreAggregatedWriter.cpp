@@ -89,12 +89,15 @@ Error mergeProfile(BranchProfile &Into, BranchProfile &&From) {
   llvm::sort(Into.Events);
   append_range(Into.Traces, From.Traces);
   append_range(Into.Samples, From.Samples);
+  append_range(Into.BranchSamples, From.BranchSamples);
   Into.HasBranches |= From.HasBranches;
   Into.Translated |= From.Translated;
   Into.Skipped.OtherBinary += From.Skipped.OtherBinary;
   Into.Skipped.Outside += From.Skipped.Outside;
   Into.Read.add(From.Read);
   if (Error E = canonicalize(Into.Traces))
+    return E;
+  if (Error E = canonicalize(Into.BranchSamples))
     return E;
   return canonicalize(Into.Samples);
 }

@@ -120,8 +120,22 @@ struct FunctionFit {
   uint64_t Misfits = 0;
 };
 
+/// The operations the samples of a CountKind::Samples profile were taken
+/// at: what a block's samples are divided by before inference.
+enum class SampledOperation {
+  /// Any instruction (IP samples): a block weighs its samples per
+  /// instruction.
+  Instruction,
+  /// Branch instructions alone (ARM SPE with its branch filter): a block
+  /// weighs its samples per branch instruction, and one without a branch
+  /// has no weight (it is never sampled, whatever its count).
+  Branch,
+};
+
 struct BlockProfile {
   CountKind Kind = CountKind::Executions;
+  /// With Kind Samples: what was sampled.
+  SampledOperation Sampled = SampledOperation::Instruction;
   /// Indexed by AddressIndex entry.
   std::vector<uint64_t> Counts;
   /// (from entry, to entry) -> count; fall-throughs and taken branches alike.
@@ -200,6 +214,14 @@ BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,
                          const InstructionDecoder &Decoder,
                          unsigned Threads = 0);
+
+/// Charges the BranchSamples of \p Profile (ARM SPE) to the blocks of
+/// \p Binary's maps as samples of branch operations: Kind Samples,
+/// SampledOperation::Branch, ready for inferFlow.
+BlockProfile countBranchSamples(const BranchProfile &Profile,
+                                const MappedBinary &Binary,
+                                const InstructionDecoder &Decoder,
+                                unsigned Threads = 0);
 
 } // namespace bbmap
 

@@ -140,6 +140,12 @@ struct BranchProfile {
   std::vector<std::string> Events;
   std::vector<Trace> Traces;
   std::vector<Sample> Samples;
+  /// ARM SPE: the PC of each sampled branch operation, taken or not (one
+  /// per record). Every execution of a branch is sampled with the same
+  /// chance, so the samples of a block's branches stand for the block's
+  /// executions: the weights counts are inferred from (FlowInference.h),
+  /// while Traces hold the records as perf2bolt --spe reads them.
+  std::vector<Sample> BranchSamples;
   /// True when the input had branch information (LBR-style), false for
   /// IP samples only.
   bool HasBranches = false;
