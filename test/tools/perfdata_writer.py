@@ -86,13 +86,24 @@ class Writer:
     def record(self, rtype, misc, body):
         return self.pack('IHH', rtype, misc, 8 + len(body)) + body
 
-    def trailer(self, pid, time, ident=None):
+    def trailer(self, pid, time, ident=None, cpu=0):
         """The sample_id_all fields: TID, TIME, and with IDENTIFIER (the
-        etm style) CPU and the ID."""
+        etm and spe styles) CPU and the ID."""
         t = self.pack('IIQ', pid, pid, time)
         if ident is not None:
-            t += self.pack('IIQ', 0, 0, ident)
+            t += self.pack('IIQ', cpu, 0, ident)
         return t
+
+    def attr_raw(self, etype, config, period, sample_type, read_format,
+                 flags, config1=0, config2=0, branch_sample_type=0):
+        """A perf_event_attr of ATTR_SIZE bytes with every field perf
+        record sets for an event that does not sample registers, stacks
+        or callchains; FLAGS are the bit-field bits (F_*), numbered as on
+        a little-endian host."""
+        a = self.pack('IIQQQQQIIQQQ', etype, ATTR_SIZE, config, period,
+                      sample_type, read_format, self.bitfield(flags), 0, 0,
+                      config1, config2, branch_sample_type)
+        return a + b'\0' * (ATTR_SIZE - len(a))
 
     def attr(self, hw_index, etype=TYPE_HARDWARE, config=HW_CPU_CYCLES,
              period=PERIOD, sample_type=S_IP | S_TID | S_TIME | S_PERIOD |
@@ -127,3 +138,54 @@ class Writer:
             bytes([size, 0, 0, 0]) + name
         misc = MISC_USER | (0 if padded else MISC_BUILD_ID_SIZE)
         return self.record(rtype, misc, body)
+
+
+def write_file(out, w, events, data, feats):
+    """Writes a file-mode perf.data to the binary stream OUT: the header,
+    the attribute section (EVENTS: (attr bytes, [ids], name) each, their
+    IDs after the attributes), the DATA bytes, then the feature sections
+    (FEATS: {bit: bytes}) in bit order. Returns the file offset of DATA,
+    so that a caller that needs offsets into it (an AUXTRACE index) can
+    compute them beforehand with data_offset()."""
+    start = data_offset(events)
+    out.write(b'\0' * 104)
+    attrs_at = out.tell()
+    ids_at = attrs_at + len(events) * (ATTR_SIZE + 16)
+    for attr, ids, _ in events:
+        out.write(attr + w.pack('QQ', ids_at, 8 * len(ids)))
+        ids_at += 8 * len(ids)
+    for _, ids, _ in events:
+        for ident in ids:
+            out.write(w.pack('Q', ident))
+    assert out.tell() == start
+    out.write(data)
+    table_at = out.tell()
+    at = table_at + 16 * len(feats)
+    table = b''
+    for bit in sorted(feats):
+        table += w.pack('QQ', at, len(feats[bit]))
+        at += len(feats[bit])
+    out.write(table)
+    for bit in sorted(feats):
+        out.write(feats[bit])
+    bitmap = [0, 0, 0, 0]
+    for bit in feats:
+        bitmap[bit // 64] |= 1 << (bit % 64)
+    out.seek(0)
+    out.write(w.pack('QQQ', 0x32454c4946524550, 104, ATTR_SIZE + 16))
+    out.write(w.pack('QQQQQQ', attrs_at, len(events) * (ATTR_SIZE + 16),
+                     start, len(data), 0, 0))
+    out.write(w.pack('QQQQ', *bitmap))
+    return start
+
+
+def data_offset(events):
+    """The file offset at which write_file places the data section."""
+    return 104 + sum(ATTR_SIZE + 16 + 8 * len(ids) for _, ids, _ in events)
+
+
+def event_desc(w, events):
+    """The EVENT_DESC feature of EVENTS ((attr, [ids], name) each)."""
+    return w.pack('II', len(events), ATTR_SIZE) + b''.join(
+        attr + w.pack('I', len(ids)) + w.string(name) +
+        b''.join(w.pack('Q', i) for i in ids) for attr, ids, name in events)
