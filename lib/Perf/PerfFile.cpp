@@ -362,6 +362,9 @@ Error PerfFile::readFeature(unsigned Feature, uint64_t Offset,
     return readCommandLine(Offset, Bytes);
   case feature::EventDesc:
     return readEventDesc(Offset, Bytes);
+  case feature::Auxtrace:
+    // perf reads the index of a file only.
+    return Pipe ? Error::success() : readAuxtraceIndex(Offset, Bytes);
   case feature::Compressed: {
     if (Bytes.size() < 8)
       return decodeError(Offset, "truncated COMPRESSED feature");
@@ -411,6 +414,23 @@ Error PerfFile::readCommandLine(uint64_t Offset, ArrayRef<uint8_t> Bytes) {
     if (!Arg)
       return Fail(Arg.takeError());
     CommandLine.push_back(Arg->str());
+  }
+  return Error::success();
+}
+
+Error PerfFile::readAuxtraceIndex(uint64_t Offset, ArrayRef<uint8_t> Bytes) {
+  // A u64 count, then that many {file offset, size} pairs of u64.
+  ByteReader R(Bytes, Order.Little);
+  Expected<uint64_t> N = R.fixedCount(8, "AUXTRACE index count", 16);
+  if (!N)
+    return decodeError(Offset + R.tell(),
+                       "AUXTRACE feature: " + toString(N.takeError()));
+  AuxtraceIndex.reserve(*N);
+  for (uint64_t I = 0; I < *N; ++I) {
+    AuxtraceIndexEntry E;
+    E.Offset = Order.u64(Bytes.data() + 8 + 16 * I);
+    E.Size = Order.u64(Bytes.data() + 16 + 16 * I);
+    AuxtraceIndex.push_back(E);
   }
   return Error::success();
 }

@@ -65,6 +65,13 @@ struct BuildIDEntry {
   std::string Path;
 };
 
+/// An entry of the AUXTRACE feature: where perf record wrote a
+/// PERF_RECORD_AUXTRACE (its data follows it) and the record's size.
+struct AuxtraceIndexEntry {
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
+};
+
 /// One record of the data section (or pipe), its header included.
 struct Record {
   uint32_t Type = 0;

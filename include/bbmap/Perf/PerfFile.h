@@ -51,6 +51,17 @@ public:
   /// Whether the file header has the BUILD_ID feature (a pipe never has).
   bool hasBuildIDFeature() const { return HasBuildIDFeature; }
   llvm::ArrayRef<std::string> commandLine() const { return CommandLine; }
+  /// The AUXTRACE feature of a file: every AUXTRACE record, in the order
+  /// perf wrote them (empty for a pipe and a file without the feature).
+  llvm::ArrayRef<AuxtraceIndexEntry> auxtraceIndex() const {
+    return AuxtraceIndex;
+  }
+  /// The whole buffer (a record's Offset is an index into it).
+  llvm::ArrayRef<uint8_t> bytes() const {
+    return llvm::ArrayRef(
+        reinterpret_cast<const uint8_t *>(Buffer.getBufferStart()),
+        Buffer.getBufferSize());
+  }
 
   /// Calls \p Callback with every record of the data section (or pipe) in
   /// order, records of compressed ones included. Records perf writes for
@@ -113,6 +124,7 @@ private:
   llvm::Error readBuildIDs(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
   llvm::Error readEventDesc(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
   llvm::Error readCommandLine(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
+  llvm::Error readAuxtraceIndex(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
   llvm::Expected<EventAttr> readAttr(uint64_t Offset,
                                      llvm::ArrayRef<uint8_t> Bytes) const;
   /// Records perf writes for itself: read into the model.
@@ -150,6 +162,7 @@ private:
   std::vector<std::unique_ptr<Event>> Events;
   std::vector<BuildIDEntry> BuildIDs;
   std::vector<std::string> CommandLine;
+  std::vector<AuxtraceIndexEntry> AuxtraceIndex;
   llvm::DenseMap<uint64_t, const Event *> ByID;
   /// Each event's FixedLayout, by Event::Index.
   std::vector<FixedLayout> Layouts;

@@ -174,6 +174,8 @@ enum : unsigned {
   BuildID = 2,
   CmdLine = 11,
   EventDesc = 12,
+  /// The file offsets and sizes of the AUXTRACE records.
+  Auxtrace = 18,
   Compressed = 27,
   /// The bitmap's size in bits.
   Bits = 256,
