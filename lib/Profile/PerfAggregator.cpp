@@ -137,6 +137,10 @@ void PerfAggregator::RawCounts::addSample(ViewID View, uint64_t IP) {
   ++Samples[{View, IP}];
 }
 
+void PerfAggregator::RawCounts::addBranchSample(ViewID View, uint64_t PC) {
+  ++BranchSamples[{View, PC}];
+}
+
 PerfAggregator::PerfAggregator(const PerfBinary &Binary,
                                PerfScriptOptions Options)
     : Binary(Binary), Options(std::move(Options)) {
@@ -289,13 +293,15 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   BranchProfile Profile;
   Profile.Events = std::move(Events);
   RecordTable Records;
-  DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+  DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples, BranchSamples;
   for (RawCounts &C : Others) {
     Profile.HasBranches |= C.HasBranches;
     Profile.Skipped.OtherBinary += C.OtherBinary;
     Profile.Read.add(C.Read);
     for (const auto &[K, N] : C.Samples)
       Samples[K] += N;
+    for (const auto &[K, N] : C.BranchSamples)
+      BranchSamples[K] += N;
     for (const auto &[E, Sum] : C.Entries) {
       const View &V = Views[E.ViewAndEnd >> 2];
       std::optional<uint64_t> From = translate(V, E.From);
@@ -307,6 +313,12 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
           HasRun && To ? translate(V, E.End) : std::nullopt;
       if (HasRun && !End)
         Profile.Read.ExternalRuns += Sum.Count;
+      // perf2bolt moves an address outside a PIE's mapping but below its
+      // size to -1, which as a branch source means no branch: a source of 0
+      // (perf's entry for SPE's previous branch target) leaves the run.
+      bool NoBranch = !From && E.From == 0 && !Binary.FixedAddress;
+      if (NoBranch && !End)
+        continue;
       if (!From && !To) {
         Profile.Skipped.Outside += Sum.Count;
         continue;
@@ -314,11 +326,12 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       Trace T;
       T.From = From.value_or(0);
       T.To = To.value_or(0);
-      T.FromExternal = !From;
+      T.FromExternal = !From && !NoBranch;
       T.ToExternal = !To;
       T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
       if (End) {
-        T.Kind = TraceKind::BranchAndFallthrough;
+        T.Kind = NoBranch ? TraceKind::Fallthrough
+                          : TraceKind::BranchAndFallthrough;
         T.FallthroughEnd = *End;
       }
       T.Count = Sum.Count;
@@ -340,7 +353,17 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
     if (!New)
       Total.Count += N;
   }
+  // A sampled branch outside the binary is its record's, counted there.
+  AnyKeyMap<uint64_t, uint64_t> AtPC;
+  for (const auto &[K, N] : BranchSamples)
+    if (std::optional<uint64_t> PC = translate(Views[K.first], K.second))
+      AtPC[*PC] += N;
+  for (const auto &[PC, N] : AtPC)
+    Profile.BranchSamples.push_back({PC.Value, N});
   // Hash order is no order: sort, so that equal inputs give equal profiles.
+  llvm::sort(Profile.BranchSamples, [](const Sample &A, const Sample &B) {
+    return A.Address < B.Address;
+  });
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
     return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,
                     A.ToExternal, A.Repeated) <

@@ -57,6 +57,10 @@ struct PerfDataOptions {
   /// Read the profile although perf recorded another build-id for the
   /// binary's name (or none of the binary's build-id).
   bool IgnoreBuildID = false;
+  /// Native: read the branch records of ARM SPE AUX data, each as the
+  /// branch stack perf 6.14 synthesizes for it (SpeTrace.h); else the
+  /// file's SPE data is read past, as perf2bolt does without --spe.
+  bool ArmSpe = true;
 };
 
 /// The perf executable: Explicit if not empty (a name without a slash is
