@@ -9,7 +9,7 @@
 //   perf evlist -v -f -i DATA         (does any event sample BRANCH_STACK?)
 //   perf buildid-list -f -i DATA      (is the binary the one perf saw?)
 //   perf script -f -i DATA -F pid,event,brstack|pid,event,ip
-//               --show-mmap-events --show-task-events -G
+//               --show-mmap-events --show-task-events -G --no-itrace
 //
 // The native way answers the same questions from the file: the events'
 // sample_types, the build IDs of the BUILD_ID feature (without it, or in a
