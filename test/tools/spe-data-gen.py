@@ -26,7 +26,12 @@ record by record, and what perf 6.1 does with it are in docs/testing.md
   triples are aggregated, so the instruction instance at a sampled
   position is drawn at random, without replacement, among the instances
   not drawn yet (fixed seed, --seed): every executed instance has the same
-  chance. With the branch filter (PMSFCR_EL1.B, the default) only branches
+  chance. With --systematic, the instance at position p is the p-th in a
+  fixed order instead (runs by address, then instruction, then instance):
+  every interval-th operation, as the counter takes them, in an order that
+  is not the execution's (the trace keeps none), so a branch executed C
+  times gets C / interval records within one, without the noise of random
+  draws; ideal-samples.py takes IP samples the same way. With the branch filter (PMSFCR_EL1.B, the default) only branches
   are written: the taken branch that ends a run, and conditional branches
   (b.cond, bc.cond, cbz, cbnz, tbz, tbnz: decoded from the bytes of the
   object the trace ran) inside a run, not taken; --no-branch-filter
@@ -68,6 +73,7 @@ test/tools/fake-perf-spe serves to perf2bolt --spe.
 import argparse
 import bisect
 import os
+import itertools
 import random
 import struct
 import sys
@@ -249,6 +255,22 @@ class Fenwick:
         return pos
 
 
+def draw(r_tree, rng, left_total, runs, weights, lengths, taken):
+    """A random instance not drawn yet: its run and instruction."""
+    r = r_tree.find(rng.randrange(left_total))
+    n = runs[r][3]
+    x = rng.randrange(weights[r])
+    for i in range(lengths[r]):
+        left = n - taken.get((r, i), 0)
+        if x < left:
+            break
+        x -= left
+    taken[(r, i)] = taken.get((r, i), 0) + 1
+    weights[r] -= 1
+    r_tree.add(r, -1)
+    return r, i
+
+
 def sanitised_interval(n, min_interval):
     """PMSIRR_EL1.INTERVAL as the kernel driver programs it for period N
     (arm_spe_event_sanitise_period: at least the PMU's minimum, at most
@@ -291,6 +313,7 @@ def main():
     ap.add_argument('--min-interval', type=int, default=1024,
                     choices=(256, 512, 768, 1024, 1536, 2048, 3072, 4096))
     ap.add_argument('--jitter', action='store_true')
+    ap.add_argument('--systematic', action='store_true')
     ap.add_argument('--no-branch-filter', action='store_true')
     ap.add_argument('--cpus', type=int, default=2)
     ap.add_argument('--phases', type=int)
@@ -338,19 +361,18 @@ def main():
     entry = header.get('entry')
     records = []  # dicts, in time order
     left_total = total
+    starts = list(itertools.accumulate(weights, initial=0))
     for p in positions:
-        r = tree.find(rng.randrange(left_total))
-        left_total -= 1
-        a, s, t, n = runs[r]
-        x = rng.randrange(weights[r])
-        for i in range(lengths[r]):
-            left = n - taken.get((r, i), 0)
-            if x < left:
-                break
-            x -= left
-        taken[(r, i)] = taken.get((r, i), 0) + 1
-        weights[r] -= 1
-        tree.add(r, -1)
+        if args.systematic:
+            r = bisect.bisect_right(starts, p) - 1
+            a, s, t, n = runs[r]
+            i = (p - starts[r]) // n
+        else:
+            r, i = draw(r_tree=tree, rng=rng, left_total=left_total,
+                        runs=runs, weights=weights, lengths=lengths,
+                        taken=taken)
+            left_total -= 1
+            a, s, t, n = runs[r]
         pc = a + 4 * i
         kind = code.kind(pc)
         last = pc == s
