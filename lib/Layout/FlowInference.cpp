@@ -22,7 +22,8 @@ namespace bbmap {
 namespace {
 
 /// A block weighs its samples per instruction it could be sampled at
-/// (every instruction, or with \p Sampled Branch its branches); with
+/// (every instruction, or with \p Sampled Branch its branches, with
+/// BranchAndRun at least one); with
 /// \p UnsampledUnknown, blocks without samples have an unknown weight (free
 /// to raise) rather than a known zero. A block with no instruction to
 /// sample has an unknown weight.
@@ -32,9 +33,13 @@ std::vector<std::optional<uint64_t>> sampleWeights(ArrayRef<CFGNode> Nodes,
                                                    bool UnsampledUnknown) {
   std::vector<std::optional<uint64_t>> Weights(Nodes.size());
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    uint32_t Sampleable = Sampled == SampledOperation::Branch
-                              ? Nodes[Node].Branches
-                              : Nodes[Node].Instructions;
+    uint32_t Sampleable = Nodes[Node].Instructions;
+    if (Sampled == SampledOperation::Branch)
+      Sampleable = Nodes[Node].Branches;
+    // A block without a branch is sampled through the branch it reaches.
+    else if (Sampled == SampledOperation::BranchAndRun)
+      Sampleable =
+          std::min<uint32_t>(Sampleable, std::max(Nodes[Node].Branches, 1u));
     uint64_t S = Samples[Node];
     if (!Sampleable || (!S && UnsampledUnknown))
       continue;

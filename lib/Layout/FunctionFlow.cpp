@@ -22,12 +22,6 @@ void CFGNode::addSuccessor(uint32_t Node) {
 
 namespace {
 
-/// What SPE's branch filter keeps: every kind of branch, taken or not.
-bool isBranch(InstrKind Kind) {
-  return Kind != InstrKind::Other && Kind != InstrKind::Nop &&
-         Kind != InstrKind::Trap;
-}
-
 class CFGBuilder {
 public:
   CFGBuilder(const FunctionBlocks &F, const AddressIndex &Index,
@@ -80,7 +74,7 @@ void CFGBuilder::decodeBlock(uint32_t Node, CFGNode &N) {
       return;
     }
     ++N.Instructions;
-    N.Branches += isBranch(Last->Kind);
+    N.Branches += Last->isBranch();
     addTransfer(*Last, N);
   }
   addFallThrough(Node, N, Last);

@@ -17,6 +17,7 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 using namespace llvm;
@@ -137,8 +138,9 @@ void PerfAggregator::RawCounts::addSample(ViewID View, uint64_t IP) {
   ++Samples[{View, IP}];
 }
 
-void PerfAggregator::RawCounts::addBranchSample(ViewID View, uint64_t PC) {
-  ++BranchSamples[{View, PC}];
+void PerfAggregator::RawCounts::addBranchSample(ViewID View, uint64_t PC,
+                                                uint64_t RunStart) {
+  ++BranchSamples[{View, PC, RunStart}];
 }
 
 PerfAggregator::PerfAggregator(const PerfBinary &Binary,
@@ -293,7 +295,8 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   BranchProfile Profile;
   Profile.Events = std::move(Events);
   RecordTable Records;
-  DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples, BranchSamples;
+  DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+  DenseMap<std::tuple<ViewID, uint64_t, uint64_t>, uint64_t> BranchSamples;
   for (RawCounts &C : Others) {
     Profile.HasBranches |= C.HasBranches;
     Profile.Skipped.OtherBinary += C.OtherBinary;
@@ -330,8 +333,8 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       T.ToExternal = !To;
       T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
       if (End) {
-        T.Kind = NoBranch ? TraceKind::Fallthrough
-                          : TraceKind::BranchAndFallthrough;
+        T.Kind =
+            NoBranch ? TraceKind::Fallthrough : TraceKind::BranchAndFallthrough;
         T.FallthroughEnd = *End;
       }
       T.Count = Sum.Count;
@@ -354,16 +357,15 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       Total.Count += N;
   }
   // A sampled branch outside the binary is its record's, counted there.
-  AnyKeyMap<uint64_t, uint64_t> AtPC;
-  for (const auto &[K, N] : BranchSamples)
-    if (std::optional<uint64_t> PC = translate(Views[K.first], K.second))
-      AtPC[*PC] += N;
-  for (const auto &[PC, N] : AtPC)
-    Profile.BranchSamples.push_back({PC.Value, N});
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> AtPC;
+  for (const auto &[K, N] : BranchSamples) {
+    const View &V = Views[std::get<0>(K)];
+    if (std::optional<uint64_t> PC = translate(V, std::get<1>(K)))
+      AtPC[{*PC, translate(V, std::get<2>(K)).value_or(0)}] += N;
+  }
+  for (const auto &[Key, N] : AtPC)
+    Profile.BranchSamples.push_back({Key.first, Key.second, N});
   // Hash order is no order: sort, so that equal inputs give equal profiles.
-  llvm::sort(Profile.BranchSamples, [](const Sample &A, const Sample &B) {
-    return A.Address < B.Address;
-  });
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
     return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,
                     A.ToExternal, A.Repeated) <

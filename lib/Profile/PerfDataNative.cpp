@@ -78,7 +78,8 @@ void countBatch(const Batch &B, ByteOrder Order,
     if (!Item.Entries) {
       ArrayRef<PerfBranch> Spe(&B.Spe[Item.First], Item.IPOrCount);
       Counts.addStack(Item.View, Spe);
-      Counts.addBranchSample(Item.View, Spe.front().From);
+      Counts.addBranchSample(Item.View, Spe.front().From,
+                             Spe.size() > 1 ? Spe[1].To : 0);
       continue;
     }
     Stack.resize(Item.IPOrCount);

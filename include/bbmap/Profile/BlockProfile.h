@@ -130,6 +130,10 @@ enum class SampledOperation {
   /// weighs its samples per branch instruction, and one without a branch
   /// has no weight (it is never sampled, whatever its count).
   Branch,
+  /// Branch instructions, with the run before each (SPE's previous branch
+  /// target): a block without a branch weighs the samples of the branch
+  /// its executions fall through to.
+  BranchAndRun,
 };
 
 struct BlockProfile {
@@ -216,8 +220,14 @@ BlockProfile countBlocks(const BranchProfile &Profile,
                          unsigned Threads = 0);
 
 /// Charges the BranchSamples of \p Profile (ARM SPE) to the blocks of
-/// \p Binary's maps as samples of branch operations: Kind Samples,
-/// SampledOperation::Branch, ready for inferFlow.
+/// \p Binary's maps as samples of branch operations, ready for inferFlow:
+/// Kind Samples, each sample to its branch's block and, when it knows the
+/// start of its run, to each block without a branch of that run that
+/// falls through to the branch's block with no branch between (every
+/// execution of such a block reaches that branch), scaled up by the share
+/// of samples that know their run (SampledOperation::BranchAndRun; Branch
+/// when none does). Counts are in units of 1/BranchSampleUnit sample.
+inline constexpr uint64_t BranchSampleUnit = 16;
 BlockProfile countBranchSamples(const BranchProfile &Profile,
                                 const MappedBinary &Binary,
                                 const InstructionDecoder &Decoder,
