@@ -18,18 +18,20 @@
 #        wrote records: the same sampling overhead (one record or sample
 #        written, one interrupt's share, per sample), period = executed
 #        instructions / SPE records; bbmap-profile --pa --infer-counts.
-#        Two samplers: systematic (every period-th instruction, a timer's
-#        best case, no sampling noise) and random (--random: positions
-#        drawn uniformly, the noise SPE's jittered interval has; the
-#        generator draws SPE's sampled instances at random too, the trace
-#        being aggregated).
+# Both kinds are taken two ways. Systematic: every N-th operation (SPE,
+# --systematic) or every period-th instruction (IP), in a fixed order of
+# the aggregated trace (it keeps no execution order), as the hardware's
+# counter and a timer take them, without the noise of random draws.
+# Random: the sampled instances drawn at random (the generator's default,
+# ideal-samples.py --random), the noise a jittered interval in an
+# unknown order may add.
 # Quality (inference-quality.py against the exact counts): the share of
 # blocks within 10 % of the truth, count-weighted and unweighted, and of
 # edges (count-weighted); also SPE's records charged as perf2bolt --spe
-# reads them, without inference (the "branches" column). Layouts for each
-# N of LAYOUT_RATES (default 1024 16384): clusters and symbol order of the
-# SPE and the IP profiles (bbmap-spe-N, bbmap-ip-N, bbmap-ipr-N), of the
-# exact trace (bbmap-exact), and BOLT-22
+# reads them ("SPE, no inference"). Layouts for each N of LAYOUT_RATES
+# (default 1024 16384): clusters and symbol order of the SPE and the IP
+# profiles (bbmap-spe-N, bbmap-ip-N; random: bbmap-sper-N, bbmap-ipr-N), of
+# the exact trace (bbmap-exact), and BOLT-22
 # (-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions
 # -split-all-cold) with the fdata perf2bolt-22 --spe makes of the same SPE
 # file (perf 6.14's branch stack text, served by test/tools/fake-perf-spe:
@@ -114,8 +116,8 @@ for line in open(sys.argv[1]):
 print(n)' prof.triples)
 echo "  executed instructions: $executed"
 
-echo "| SPE interval | SPE records | IP period | blocks within 10 %, weighted: SPE | IP systematic | IP random | SPE branches | unweighted: SPE | IP systematic | IP random | edges within 10 %, weighted: SPE | IP systematic | IP random |" >quality.md
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >>quality.md
+echo "| SPE interval | SPE records | IP period | blocks within 10 %, weighted: SPE | IP | SPE random | IP random | SPE, no inference | unweighted: SPE | IP | edges within 10 %, weighted: SPE | IP | SPE random | IP random |" >quality.md
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >>quality.md
 # share FILE KEY: the count-weighted and the plain share within 10 % that
 # inference-quality.py prints on its line KEY (blocks, edges), in percent.
 share() {
@@ -124,30 +126,36 @@ share() {
 for n in $RATES; do
   step "SPE at 1/$n"
   run "spe-$n.gen" python3 "$TOOLS/spe-data-gen.py" prof prof.triples -o "spe-$n.data" \
-    --interval="$n" --jitter --expect="spe-$n.expect" --brstack-text="spe-$n.data.brstack"
+    --interval="$n" --jitter --systematic --expect="spe-$n.expect" --brstack-text="spe-$n.data.brstack"
+  run "sper-$n.gen" python3 "$TOOLS/spe-data-gen.py" prof prof.triples -o "sper-$n.data" \
+    --interval="$n" --jitter --expect="sper-$n.expect" --brstack-text="sper-$n.data.brstack"
   records=$(grep -c ' instructions ' "spe-$n.expect")
   [ "$records" -gt 0 ] || die "no SPE record at interval $n"
   period=$(( (executed + records / 2) / records ))
-  run "spe-$n.json" "$PROFILE" prof --perfdata="spe-$n.data" --infer-counts --format=json -o "spe-$n.json"
+  for k in spe sper; do
+    run "$k-$n.json" "$PROFILE" prof --perfdata="$k-$n.data" --infer-counts --format=json -o "$k-$n.json"
+  done
   run "spe-$n.branches" "$PROFILE" prof --perfdata="spe-$n.data" --format=json -o "spe-$n.branches.json"
   run "ip-$n.pa" python3 "$TOOLS/ideal-samples.py" prof.counts --period "$period" -o "ip-$n.pa"
   run "ipr-$n.pa" python3 "$TOOLS/ideal-samples.py" prof.counts --period "$period" --random -o "ipr-$n.pa"
   for k in ip ipr; do
     run "$k-$n.json" "$PROFILE" prof --pa="$k-$n.pa" --infer-counts --format=json -o "$k-$n.json"
   done
-  for k in spe ip ipr; do
+  for k in spe sper ip ipr; do
     python3 "$TOOLS/inference-quality.py" exact.json "$k-$n.json" >"$k-$n.quality" || true
   done
   python3 "$TOOLS/inference-quality.py" exact.json "spe-$n.branches.json" --scale=bytes \
     >"spe-$n.branches.quality" || true
   read -r sw su < <(share "spe-$n.quality" blocks)
   read -r iw iu < <(share "ip-$n.quality" blocks)
-  read -r rw ru < <(share "ipr-$n.quality" blocks)
+  read -r srw _ < <(share "sper-$n.quality" blocks)
+  read -r irw _ < <(share "ipr-$n.quality" blocks)
   read -r bw _ < <(share "spe-$n.branches.quality" blocks)
   read -r se _ < <(share "spe-$n.quality" edges)
   read -r ie _ < <(share "ip-$n.quality" edges)
-  read -r re _ < <(share "ipr-$n.quality" edges)
-  echo "| $n | $records | $period | $sw | $iw | $rw | $bw | $su | $iu | $ru | $se | $ie | $re |" >>quality.md
+  read -r sre _ < <(share "sper-$n.quality" edges)
+  read -r ire _ < <(share "ipr-$n.quality" edges)
+  echo "| $n | $records | $period | $sw | $iw | $srw | $irw | $bw | $su | $iu | $se | $ie | $sre | $ire |" >>quality.md
 done
 cat quality.md
 
@@ -172,12 +180,13 @@ for n in $LAYOUT_RATES; do
   [ -f "spe-$n.data" ] || die "LAYOUT_RATES names $n, which RATES lacks"
   layout "bbmap-spe-$n" --perfdata="spe-$n.data"
   layout "bbmap-ip-$n" --pa="ip-$n.pa"
+  layout "bbmap-sper-$n" --perfdata="sper-$n.data"
   layout "bbmap-ipr-$n" --pa="ipr-$n.pa"
   step "BOLT-spe-$n"
   PATH=$out/fakeperf:$PATH run "bolt-$n.p2b" perf2bolt-22 --spe prof -p "spe-$n.data" -o "spe-$n.p2b.fdata"
   run "bolt-$n" llvm-bolt-22 prof -o "BOLT-spe-$n" --data="spe-$n.p2b.fdata" \
     -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-all-cold
-  builds+=("bbmap-spe-$n" "bbmap-ip-$n" "bbmap-ipr-$n" "BOLT-spe-$n")
+  builds+=("bbmap-spe-$n" "bbmap-ip-$n" "bbmap-sper-$n" "bbmap-ipr-$n" "BOLT-spe-$n")
 done
 
 echo "| build | instructions | I1 misses as built | mean over placements | × bbmap-exact (mean) |" >icache.md
