@@ -214,6 +214,12 @@ cl::opt<bool> PerfBranchStack(
     cl::desc("With --perf-data: print branch stacks (perf script -F "
              "pid,event,brstack) instead of IPs"),
     cl::cat(DumpCategory));
+cl::opt<bool> PerfNoItrace(
+    "no-itrace",
+    cl::desc("With --perf-data: do not decode ARM SPE AUX data (print what "
+             "perf script --no-itrace prints; without this, a file with SPE "
+             "data prints as -F pid,event,ip,addr --itrace=bi1i)"),
+    cl::cat(DumpCategory));
 cl::opt<uint64_t> PerfBatchBytes(
     "perf-batch-bytes",
     cl::desc("With --perf-data: format the delivered records in batches of "
@@ -799,6 +805,7 @@ int main(int argc, char **argv) {
   if (PerfDataMode) {
     perf::PerfScriptOptions Opts;
     Opts.BranchStack = PerfBranchStack;
+    Opts.DecodeSpe = !PerfNoItrace;
     Opts.BatchBytes = PerfBatchBytes;
     return runPerfData(InputFiles, Opts, Ctx.Out, Ctx.Diag);
   }
