@@ -66,6 +66,7 @@ subs = [
     ('%yaml-compare', '%s %s' % (py, os.path.join(tools, 'yaml-compare.py'))),
     ('%summary-diff', '%s %s' % (py, os.path.join(tools, 'summary-diff.py'))),
     ('%perf-data-gen', '%s %s' % (py, os.path.join(tools, 'perf-data-gen.py'))),
+    ('%spe-scenario', '%s %s' % (py, os.path.join(tools, 'spe-scenario.py'))),
     # The I-cache simulator of the benches (a qemu plugin), as an oracle.
     ('%icache-plugin-src', os.path.join(os.path.dirname(
         config.test_source_root), 'bench', 'tools', 'icache-plugin.c')),
