@@ -21,22 +21,31 @@ namespace bbmap {
 
 namespace {
 
-/// A block weighs its samples per instruction; with \p UnsampledUnknown,
-/// blocks without samples have an unknown weight (free to raise) rather
-/// than a known zero. An empty block has no instruction to sample: its
-/// weight is unknown.
+/// A block weighs its samples per instruction it could be sampled at
+/// (every instruction, or with \p Sampled Branch its branches, with
+/// BranchAndRun at least one); with
+/// \p UnsampledUnknown, blocks without samples have an unknown weight (free
+/// to raise) rather than a known zero. A block with no instruction to
+/// sample has an unknown weight.
 std::vector<std::optional<uint64_t>> sampleWeights(ArrayRef<CFGNode> Nodes,
                                                    ArrayRef<uint64_t> Samples,
+                                                   SampledOperation Sampled,
                                                    bool UnsampledUnknown) {
   std::vector<std::optional<uint64_t>> Weights(Nodes.size());
   for (uint32_t Node = 0; Node < Nodes.size(); ++Node) {
-    uint32_t Instrs = Nodes[Node].Instructions;
+    uint32_t Sampleable = Nodes[Node].Instructions;
+    if (Sampled == SampledOperation::Branch)
+      Sampleable = Nodes[Node].Branches;
+    // A block without a branch is sampled through the branch it reaches.
+    else if (Sampled == SampledOperation::BranchAndRun)
+      Sampleable =
+          std::min<uint32_t>(Sampleable, std::max(Nodes[Node].Branches, 1u));
     uint64_t S = Samples[Node];
-    if (!Instrs || (!S && UnsampledUnknown))
+    if (!Sampleable || (!S && UnsampledUnknown))
       continue;
-    Weights[Node] =
-        S ? std::max<uint64_t>(1, SaturatingMultiply(S, SampleWeight) / Instrs)
-          : 0;
+    Weights[Node] = S ? std::max<uint64_t>(
+                            1, SaturatingMultiply(S, SampleWeight) / Sampleable)
+                      : 0;
   }
   return Weights;
 }
@@ -86,7 +95,8 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
   for (uint32_t E : F.Entries)
     Samples.push_back(P.Counts[E]);
   uint32_t Entry = entryPosition(F, Index);
-  R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, false));
+  R.Net = flowNetwork(R.Nodes, Entry,
+                      sampleWeights(R.Nodes, Samples, P.Sampled, false));
   if (!R.Net.hasExit())
     return R;
   ProfiParams Params = inferenceParams();
@@ -98,7 +108,8 @@ InferredFunction inferFunction(const FunctionBlocks &F, const BlockProfile &P,
   // lower, but not free (free blocks would take any circulation).
   if (R.Net.Func.Blocks.front().Flow == 0) {
     R.Sparse = true;
-    R.Net = flowNetwork(R.Nodes, Entry, sampleWeights(R.Nodes, Samples, true));
+    R.Net = flowNetwork(R.Nodes, Entry,
+                        sampleWeights(R.Nodes, Samples, P.Sampled, true));
     Params.CostBlockUnknownInc = 5;
     solve(Solver, Params, R.Net);
   }

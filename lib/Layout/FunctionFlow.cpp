@@ -74,6 +74,7 @@ void CFGBuilder::decodeBlock(uint32_t Node, CFGNode &N) {
       return;
     }
     ++N.Instructions;
+    N.Branches += Last->isBranch();
     addTransfer(*Last, N);
   }
   addFallThrough(Node, N, Last);

@@ -28,6 +28,8 @@ namespace bbmap {
 struct CFGNode {
   uint32_t Entry = 0;
   uint32_t Instructions = 0;
+  /// Of them, branches: jumps, calls and returns, direct or not.
+  uint32_t Branches = 0;
   /// Successor nodes, without duplicates.
   llvm::SmallVector<uint32_t, 2> Successors;
   /// Control can leave the function here (return, tail call, indirect jump,

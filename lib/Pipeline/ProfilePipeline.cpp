@@ -873,8 +873,16 @@ Error ProfileRun::chargeBlocks() {
   Counted = CountedOn ? CountedOn->Binary.get() : Binary.get();
   CountedDecoder = CountedOn ? CountedOn->Decoder.get() : Decoder.get();
   Phases.start("count", "charge the profile to blocks");
-  Blocks = YAML ? chargeYAML(*YAML, *Counted, *CountedDecoder)
-                : countBlocks(Profile, *Counted, *CountedDecoder, R.Threads);
+  // SPE's branch samples say how often each branch ran, where its branch
+  // records (Traces) say little more than a sample each: counts to infer
+  // are inferred from them (on the binary they were recorded on).
+  bool FromBranchSamples = !YAML && !Input && !Profile.BranchSamples.empty() &&
+                           (R.InferCounts || writesLayout() || Profiled);
+  Blocks =
+      YAML ? chargeYAML(*YAML, *Counted, *CountedDecoder)
+      : FromBranchSamples
+          ? countBranchSamples(Profile, *Counted, *CountedDecoder, R.Threads)
+          : countBlocks(Profile, *Counted, *CountedDecoder, R.Threads);
   if (Blocks.Kind == CountKind::Samples &&
       (R.InferCounts || writesLayout() || Profiled)) {
     Phases.start("infer", "infer block and edge counts");

@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <deque>
 #include <iterator>
 #include <memory>
@@ -791,6 +792,75 @@ BlockProfile countBlocks(const BranchProfile &Profile,
   for (size_t Part = 1; Part < Parts; ++Part)
     Counters.front()->absorb(*Counters[Part]);
   return Counters.front()->finish(Sampled);
+}
+
+namespace {
+
+/// Whether block \p Entry holds a branch (a block whose bytes do not
+/// decode counts as one: nothing is known to fall through it).
+bool holdsBranch(const AddressIndex &Index, const InstructionDecoder &Decoder,
+                 uint32_t Entry) {
+  for (uint64_t A = Index.blockStart(Entry); A < Index.blockEnd(Entry);) {
+    std::optional<Instruction> I = Decoder.decode(A);
+    if (!I || I->isBranch())
+      return true;
+    A = I->end();
+  }
+  return false;
+}
+
+/// Adds to \p Counts, for each sample that knows its run, its count to
+/// every block of the run before its branch's block that falls into the
+/// next with no branch of its own: the blocks whose executions all reach
+/// that branch. Returns the count of the samples that know their run.
+uint64_t chargeRuns(ArrayRef<BranchSample> Samples, const AddressIndex &Index,
+                    const InstructionDecoder &Decoder,
+                    std::vector<uint64_t> &Counts) {
+  std::vector<int8_t> Branchy(Index.numBlocks(), -1);
+  auto HoldsBranch = [&](uint32_t E) {
+    if (Branchy[E] < 0)
+      Branchy[E] = holdsBranch(Index, Decoder, E);
+    return Branchy[E] == 1;
+  };
+  uint64_t WithRun = 0;
+  for (const BranchSample &S : Samples) {
+    uint32_t E = S.RunStart ? Index.find(S.Address) : AddressIndex::NotFound;
+    if (E == AddressIndex::NotFound)
+      continue;
+    WithRun += S.Count;
+    for (; E > 0 && Index.fallsInto(E - 1) &&
+           Index.blockStart(E - 1) >= S.RunStart && !HoldsBranch(E - 1);
+         --E)
+      Counts[E - 1] += S.Count;
+  }
+  return WithRun;
+}
+
+} // namespace
+
+BlockProfile countBranchSamples(const BranchProfile &Profile,
+                                const MappedBinary &Binary,
+                                const InstructionDecoder &Decoder,
+                                unsigned Threads) {
+  BranchProfile AtBranches;
+  uint64_t Total = 0;
+  for (const BranchSample &S : Profile.BranchSamples) {
+    AtBranches.Samples.push_back({S.Address, S.Count * BranchSampleUnit});
+    Total += S.Count;
+  }
+  BlockProfile Blocks = countBlocks(AtBranches, Binary, Decoder, Threads);
+  Blocks.Sampled = SampledOperation::Branch;
+  std::vector<uint64_t> RunCounts(Blocks.Counts.size());
+  uint64_t WithRun =
+      chargeRuns(Profile.BranchSamples, Binary.index(), Decoder, RunCounts);
+  if (!WithRun)
+    return Blocks;
+  // Samples without their run stand for runs like the others'.
+  double Scale = double(BranchSampleUnit) * Total / WithRun;
+  for (size_t E = 0; E < RunCounts.size(); ++E)
+    Blocks.Counts[E] += std::llround(RunCounts[E] * Scale);
+  Blocks.Sampled = SampledOperation::BranchAndRun;
+  return Blocks;
 }
 
 } // namespace bbmap

@@ -17,6 +17,7 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 using namespace llvm;
@@ -135,6 +136,11 @@ void PerfAggregator::RawCounts::addStack(ViewID View,
 
 void PerfAggregator::RawCounts::addSample(ViewID View, uint64_t IP) {
   ++Samples[{View, IP}];
+}
+
+void PerfAggregator::RawCounts::addBranchSample(ViewID View, uint64_t PC,
+                                                uint64_t RunStart) {
+  ++BranchSamples[{View, PC, RunStart}];
 }
 
 PerfAggregator::PerfAggregator(const PerfBinary &Binary,
@@ -290,12 +296,15 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
   Profile.Events = std::move(Events);
   RecordTable Records;
   DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+  DenseMap<std::tuple<ViewID, uint64_t, uint64_t>, uint64_t> BranchSamples;
   for (RawCounts &C : Others) {
     Profile.HasBranches |= C.HasBranches;
     Profile.Skipped.OtherBinary += C.OtherBinary;
     Profile.Read.add(C.Read);
     for (const auto &[K, N] : C.Samples)
       Samples[K] += N;
+    for (const auto &[K, N] : C.BranchSamples)
+      BranchSamples[K] += N;
     for (const auto &[E, Sum] : C.Entries) {
       const View &V = Views[E.ViewAndEnd >> 2];
       std::optional<uint64_t> From = translate(V, E.From);
@@ -307,6 +316,12 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
           HasRun && To ? translate(V, E.End) : std::nullopt;
       if (HasRun && !End)
         Profile.Read.ExternalRuns += Sum.Count;
+      // perf2bolt moves an address outside a PIE's mapping but below its
+      // size to -1, which as a branch source means no branch: a source of 0
+      // (perf's entry for SPE's previous branch target) leaves the run.
+      bool NoBranch = !From && E.From == 0 && !Binary.FixedAddress;
+      if (NoBranch && !End)
+        continue;
       if (!From && !To) {
         Profile.Skipped.Outside += Sum.Count;
         continue;
@@ -314,11 +329,12 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
       Trace T;
       T.From = From.value_or(0);
       T.To = To.value_or(0);
-      T.FromExternal = !From;
+      T.FromExternal = !From && !NoBranch;
       T.ToExternal = !To;
       T.Repeated = E.ViewAndEnd & RawCounts::Duplicate;
       if (End) {
-        T.Kind = TraceKind::BranchAndFallthrough;
+        T.Kind =
+            NoBranch ? TraceKind::Fallthrough : TraceKind::BranchAndFallthrough;
         T.FallthroughEnd = *End;
       }
       T.Count = Sum.Count;
@@ -340,6 +356,15 @@ BranchProfile PerfAggregator::finish(std::vector<RawCounts> Others) {
     if (!New)
       Total.Count += N;
   }
+  // A sampled branch outside the binary is its record's, counted there.
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> AtPC;
+  for (const auto &[K, N] : BranchSamples) {
+    const View &V = Views[std::get<0>(K)];
+    if (std::optional<uint64_t> PC = translate(V, std::get<1>(K)))
+      AtPC[{*PC, translate(V, std::get<2>(K)).value_or(0)}] += N;
+  }
+  for (const auto &[Key, N] : AtPC)
+    Profile.BranchSamples.push_back({Key.first, Key.second, N});
   // Hash order is no order: sort, so that equal inputs give equal profiles.
   llvm::sort(Profile.Traces, [](const Trace &A, const Trace &B) {
     return std::tie(A.From, A.To, A.FallthroughEnd, A.Kind, A.FromExternal,

@@ -16,6 +16,7 @@
 #include "bbmap/Perf/EventQueue.h"
 #include "bbmap/Perf/PerfFile.h"
 #include "bbmap/Perf/SampleDelivery.h"
+#include "bbmap/Perf/SpeTrace.h"
 #include "bbmap/Profile/PerfAggregator.h"
 #include "bbmap/Profile/PerfDataReader.h"
 #include "bbmap/Support/ByteReader.h"
@@ -42,11 +43,14 @@ constexpr size_t BatchSamples = 4096;
 /// compressed samples with stacks of any size stay small.
 constexpr size_t BatchCopiedBytes = 4 << 20;
 
-/// One delivered sample to count: a branch stack (Count entries of 24
-/// bytes at Entries) or an IP.
+/// One delivered sample to count: an IP, a branch stack (Count entries of
+/// 24 bytes at Entries), or with Entries null the stack of an ARM SPE
+/// record (Count entries of Batch::Spe from First), whose newest entry's
+/// source is also a sampled branch.
 struct BatchItem {
   const uint8_t *Entries = nullptr;
   uint64_t IPOrCount = 0;
+  uint32_t First = 0;
   PerfAggregator::ViewID View = 0;
   bool IsStack = false;
 };
@@ -58,6 +62,8 @@ struct Batch {
   /// The stacks of samples from compressed data, whose bytes do not stay.
   std::vector<std::unique_ptr<uint8_t[]>> Owned;
   size_t OwnedBytes = 0;
+  /// The entries of SPE records' stacks.
+  std::vector<PerfBranch> Spe;
 };
 
 /// Counts one batch of samples at runtime addresses.
@@ -67,6 +73,13 @@ void countBatch(const Batch &B, ByteOrder Order,
   for (const BatchItem &Item : B.Items) {
     if (!Item.IsStack) {
       Counts.addSample(Item.View, Item.IPOrCount);
+      continue;
+    }
+    if (!Item.Entries) {
+      ArrayRef<PerfBranch> Spe(&B.Spe[Item.First], Item.IPOrCount);
+      Counts.addStack(Item.View, Spe);
+      Counts.addBranchSample(Item.View, Spe.front().From,
+                             Spe.size() > 1 ? Spe[1].To : 0);
       continue;
     }
     Stack.resize(Item.IPOrCount);
@@ -162,9 +175,10 @@ private:
 /// What a native read needs while records are delivered.
 class NativeReader {
 public:
-  NativeReader(PerfFile &File, PerfAggregator &Aggregator, unsigned Threads)
-      : File(File), Aggregator(Aggregator), Delivery(File),
-        Counter(Threads, File.order()) {}
+  NativeReader(PerfFile &File, PerfAggregator &Aggregator, unsigned Threads,
+               bool ReadSpe)
+      : File(File), Aggregator(Aggregator), Delivery(File), Spe(File),
+        Counter(Threads, File.order()), ReadSpe(ReadSpe) {}
 
   Error read() {
     auto Arrived = [&](const Record &R) -> Error {
@@ -176,8 +190,9 @@ public:
     };
     // Batches being filled or counted point into the file's pages.
     auto InUse = [&] { return std::min(Current.Oldest, Counter.oldest()); };
-    if (Error E = deliverInOrder(
-            File, [&](const Record &R) { return deliver(R); }, Arrived, InUse))
+    if (Error E = Spe.deliver([&](const Record &R) { return deliver(R); },
+                              [&](const SpeSample &S) { return deliverSpe(S); },
+                              Arrived, InUse))
       return E;
     if (!Current.Items.empty())
       Counter.submit(std::move(Current));
@@ -190,10 +205,12 @@ public:
   }
 
 private:
-  /// perf script prints branch stacks when any event records them; the
-  /// events are known once the first record of the kernel's comes.
+  /// perf script prints branch stacks when any event records them, or
+  /// (perf2bolt --spe) the file has ARM SPE data; the events are known
+  /// once the first record of the kernel's comes, after AUXTRACE_INFO.
   void decideBranches() {
     Decided = true;
+    Branches = ReadSpe && Spe.decoding();
     for (const std::unique_ptr<Event> &E : File.events())
       Branches |= E->Attr.has(sample::BranchStack);
   }
@@ -207,6 +224,14 @@ private:
 
   Error deliver(const Record &R);
   Error deliverSample(const Record &R);
+  Error deliverSpe(const SpeSample &S);
+  void submitIfFull() {
+    if (Current.Items.size() >= BatchSamples ||
+        Current.OwnedBytes >= BatchCopiedBytes) {
+      Counter.submit(std::move(Current));
+      Current = Batch();
+    }
+  }
   const std::string &nameOf(const Event &E) {
     auto [It, New] = Names.try_emplace(&E);
     if (New)
@@ -217,7 +242,9 @@ private:
   PerfFile &File;
   PerfAggregator &Aggregator;
   SampleDelivery Delivery;
+  SpeStream Spe;
   BatchCounter Counter;
+  bool ReadSpe;
   Batch Current;
   bool Decided = false;
   bool Branches = false;
@@ -319,11 +346,38 @@ Error NativeReader::deliverSample(const Record &R) {
     }
     Current.Items.push_back(Item);
   }
-  if (Current.Items.size() >= BatchSamples ||
-      Current.OwnedBytes >= BatchCopiedBytes) {
-    Counter.submit(std::move(Current));
-    Current = Batch();
+  submitIfFull();
+  return Error::success();
+}
+
+/// An SPE record of a branch is the branch stack perf 6.14 synthesizes for
+/// it (`perf script --itrace=bl`, which perf2bolt --spe reads): the branch,
+/// taken or not (its target is then the next instruction), and from the
+/// previous branch target packet an entry 0 -> that target, whose run ends
+/// at the branch. Records of other operations synthesize no sample there.
+Error NativeReader::deliverSpe(const SpeSample &S) {
+  const SpeRecord &R = S.Record;
+  if (!ReadSpe || !R.isBranch())
+    return Error::success();
+  if (const Event *Aux = Spe.auxEvent(); Aux && Announced.insert(Aux).second)
+    Aggregator.event(nameOf(*Aux));
+  BatchItem Item;
+  Item.View = Aggregator.view(S.PID);
+  bool OfBinary = !Aggregator.mapsNothing(Item.View);
+  Aggregator.counts().countRead(OfBinary);
+  uint32_t Entries = R.HasPrevTarget ? 2 : 1;
+  if (!OfBinary) {
+    Aggregator.counts().skipStack(Entries);
+    return Error::success();
   }
+  Item.IsStack = true;
+  Item.IPOrCount = Entries;
+  Item.First = Current.Spe.size();
+  Current.Spe.push_back({R.PC, R.Target, R.mispredicted()});
+  if (R.HasPrevTarget)
+    Current.Spe.push_back({0, R.PrevTarget, false});
+  Current.Items.push_back(Item);
+  submitIfFull();
   return Error::success();
 }
 
@@ -411,7 +465,7 @@ Expected<BranchProfile> readNatively(MemoryBufferRef Ref, bool Mapped,
   unsigned Threads = threadCount(Options.Threads);
   PerfAggregator Aggregator(Binary, *ScriptOptions);
   (*File)->setMapped(Mapped);
-  NativeReader Reader(**File, Aggregator, Threads);
+  NativeReader Reader(**File, Aggregator, Threads, Options.ArmSpe);
   Error E = Reader.read();
   std::vector<PerfAggregator::RawCounts> Counts = Reader.takeCounts();
   if (E)

@@ -82,6 +82,15 @@ Expected<PerfOutput> runPerf(StringRef Perf, ArrayRef<StringRef> Args) {
   return Output;
 }
 
+/// True if `perf evlist -v` output names an ARM SPE event
+/// (`arm_spe_0/branch_filter=1/u: type: 8, ...`).
+bool hasArmSpeEvent(StringRef EventList) {
+  SmallVector<StringRef, 8> Lines;
+  EventList.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  return llvm::any_of(
+      Lines, [](StringRef Line) { return Line.starts_with("arm_spe"); });
+}
+
 /// True if an event in `perf evlist -v` output samples branch stacks:
 ///   cycles: type: 0, ..., sample_type: IP|TID|...|BRANCH_STACK, ...
 bool hasBranchStack(StringRef EventList) {
@@ -203,6 +212,10 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
   if (!Events)
     return Events.takeError();
   bool Branches = hasBranchStack(Events->Buffer->getBuffer());
+  if (Options.ArmSpe && hasArmSpeEvent(Events->Buffer->getBuffer()))
+    return makeError("ARM SPE data, whose branch records perf script "
+                     "prints from perf 6.14 on only: read it natively "
+                     "(--perf-decoder=native)");
 
   Expected<PerfOutput> IDs =
       runPerf(*Perf, {"buildid-list", "-f", "-i", PerfData});
@@ -213,10 +226,10 @@ Expected<BranchProfile> readPerfData(StringRef PerfData,
   if (!ScriptOptions)
     return ScriptOptions.takeError();
 
-  Expected<PerfOutput> Script =
-      runPerf(*Perf, {"script", "-f", "-i", PerfData, "-F",
-                      Branches ? "pid,event,brstack" : "pid,event,ip",
-                      "--show-mmap-events", "--show-task-events", "-G"});
+  Expected<PerfOutput> Script = runPerf(
+      *Perf, {"script", "-f", "-i", PerfData, "-F",
+              Branches ? "pid,event,brstack" : "pid,event,ip",
+              "--show-mmap-events", "--show-task-events", "-G", "--no-itrace"});
   if (!Script)
     return Script.takeError();
   Expected<BranchProfile> Profile =

@@ -56,21 +56,33 @@ Error canonicalize(std::vector<Trace> &Traces) {
   return Error::success();
 }
 
-Error canonicalize(std::vector<Sample> &Samples) {
-  llvm::stable_sort(Samples, [](const Sample &A, const Sample &B) {
-    return A.Address < B.Address;
+/// Sorts \p Records by \p Key and sums the counts of one key.
+template <typename RecordT, typename KeyFn>
+Error sumByKey(std::vector<RecordT> &Records, KeyFn Key) {
+  llvm::stable_sort(Records, [&](const RecordT &A, const RecordT &B) {
+    return Key(A) < Key(B);
   });
   size_t Out = 0;
-  for (size_t I = 0; I < Samples.size(); ++I) {
-    if (Out && Samples[Out - 1].Address == Samples[I].Address) {
-      if (Error E = add(Samples[Out - 1].Count, Samples[I].Count))
+  for (size_t I = 0; I < Records.size(); ++I) {
+    if (Out && Key(Records[Out - 1]) == Key(Records[I])) {
+      if (Error E = add(Records[Out - 1].Count, Records[I].Count))
         return E;
       continue;
     }
-    Samples[Out++] = Samples[I];
+    Records[Out++] = Records[I];
   }
-  Samples.resize(Out);
+  Records.resize(Out);
   return Error::success();
+}
+
+Error canonicalize(std::vector<Sample> &Samples) {
+  return sumByKey(Samples, [](const Sample &S) { return S.Address; });
+}
+
+Error canonicalize(std::vector<BranchSample> &Samples) {
+  return sumByKey(Samples, [](const BranchSample &S) {
+    return std::make_pair(S.Address, S.RunStart);
+  });
 }
 
 void writeLocation(raw_ostream &OS, uint64_t Address, bool External) {
@@ -89,12 +101,15 @@ Error mergeProfile(BranchProfile &Into, BranchProfile &&From) {
   llvm::sort(Into.Events);
   append_range(Into.Traces, From.Traces);
   append_range(Into.Samples, From.Samples);
+  append_range(Into.BranchSamples, From.BranchSamples);
   Into.HasBranches |= From.HasBranches;
   Into.Translated |= From.Translated;
   Into.Skipped.OtherBinary += From.Skipped.OtherBinary;
   Into.Skipped.Outside += From.Skipped.Outside;
   Into.Read.add(From.Read);
   if (Error E = canonicalize(Into.Traces))
+    return E;
+  if (Error E = canonicalize(Into.BranchSamples))
     return E;
   return canonicalize(Into.Samples);
 }

@@ -71,6 +71,7 @@ Expected<BranchProfile> readPerf(const ProfileSource &Source,
     Options.PerfPath = Source.PerfPath;
     Options.IgnoreBuildID = Source.IgnoreBuildID;
     Options.BinaryName = Source.BinaryName;
+    Options.ArmSpe = Source.ArmSpe;
     return readPerfData(Source.Path, *PB, Options);
   }
   Expected<std::unique_ptr<MemoryBuffer>> Text = openText(Source.Path);

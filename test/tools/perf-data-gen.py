@@ -73,133 +73,17 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 'exact-trace'))
 import elfinfo  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perfdata_writer import *  # noqa: E402,F401,F403
 
-# Record types and bits (include/uapi/linux/perf_event.h, perf's header.h).
-MMAP2, COMM, EXIT, SAMPLE = 10, 3, 4, 9
-HEADER_ATTR, HEADER_BUILD_ID, FINISHED_ROUND, EVENT_UPDATE = 64, 67, 68, 78
-MISC_USER, MISC_COMM_EXEC, MISC_BUILD_ID_SIZE = 2, 1 << 13, 1 << 15
-S_IP, S_TID, S_TIME, S_PERIOD, S_BRANCH_STACK = 1, 2, 4, 256, 2048
-S_CPU, S_IDENTIFIER = 128, 1 << 16
-# perf_event_attr types and configs.
-TYPE_HARDWARE, TYPE_SOFTWARE, TYPE_CS_ETM = 0, 1, 10
-HW_CPU_CYCLES, HW_INSTRUCTIONS, SW_DUMMY = 0, 1, 9
 # perf_branch_entry type (PERF_BR_*) and priv (PERF_BR_PRIV_USER) values.
 BR_UNKNOWN, BR_COND, BR_UNCOND, BR_IND, BR_CALL, BR_IND_CALL, BR_RET = \
     0, 1, 2, 3, 4, 5, 6
 BR_PRIV_USER = 1
-B_USER, B_ANY, B_HW_INDEX = 1, 8, 1 << 17
-# perf_event_attr flag bits, numbered as on a little-endian host.
-F_DISABLED, F_INHERIT, F_EXCLUDE_KERNEL, F_EXCLUDE_HV = 0, 1, 5, 6
-F_MMAP, F_COMM, F_FREQ, F_ENABLE_ON_EXEC, F_TASK = 8, 9, 10, 12, 13
-F_SAMPLE_ID_ALL, F_EXCLUDE_GUEST, F_MMAP2, F_COMM_EXEC = 18, 20, 23, 24
-FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_CMDLINE, FEAT_EVENT_DESC = 2, 3, 11, 12
-ATTR_SIZE = 128
 EVENT_ID = 42
 NAME = 'cycles:u'
-PERIOD = 100003
 ETM_PERIOD = 64
 ROUND = 256
-
-
-def build_id(path):
-    """The GNU build ID of an ELF64 little-endian file, or b''."""
-    with open(path, 'rb') as f:
-        d = f.read()
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    shentsize, shnum = struct.unpack_from('<HH', d, 0x3a)
-    for i in range(shnum):
-        stype, = struct.unpack_from('<I', d, shoff + i * shentsize + 4)
-        offset, size = struct.unpack_from('<QQ', d, shoff + i * shentsize + 24)
-        if stype != 7:  # SHT_NOTE
-            continue
-        at = offset
-        while at + 12 <= offset + size:
-            namesz, descsz, ntype = struct.unpack_from('<III', d, at)
-            name_at = at + 12
-            desc_at = name_at + (namesz + 3) // 4 * 4
-            if ntype == 3 and d[name_at:name_at + namesz] == b'GNU\0':
-                return d[desc_at:desc_at + descsz]
-            at = desc_at + (descsz + 3) // 4 * 4
-    return b''
-
-
-def reverse_bits64(v):
-    return int('{:064b}'.format(v)[::-1], 2)
-
-
-# perf_branch_entry's flag fields (position, size), little-endian numbering.
-BRANCH_FIELDS = ((0, 1), (1, 1), (2, 1), (3, 1), (4, 16), (20, 4), (24, 2),
-                 (26, 4), (30, 3), (33, 31))
-
-
-def big_endian_fields(v, fields):
-    """A bit field word as a big-endian compiler lays it out: fields from
-    the most significant bit, each value in its usual bit order."""
-    out = 0
-    for pos, size in fields:
-        out |= (v >> pos & ((1 << size) - 1)) << (64 - pos - size)
-    return out
-
-
-class Writer:
-    def __init__(self, big):
-        self.e = '>' if big else '<'
-        self.big = big
-
-    def pack(self, fmt, *args):
-        return struct.pack(self.e + fmt, *args)
-
-    def bitfield(self, v):
-        """perf_event_attr's flags: one-bit fields (precise_ip is 0)."""
-        return reverse_bits64(v) if self.big else v
-
-    def branch_flags(self, v):
-        return big_endian_fields(v, BRANCH_FIELDS) if self.big else v
-
-    def record(self, rtype, misc, body):
-        return self.pack('IHH', rtype, misc, 8 + len(body)) + body
-
-    def trailer(self, pid, time, ident=None):
-        """The sample_id_all fields: TID, TIME, and with IDENTIFIER (the
-        etm style) CPU and the ID."""
-        t = self.pack('IIQ', pid, pid, time)
-        if ident is not None:
-            t += self.pack('IIQ', 0, 0, ident)
-        return t
-
-    def attr(self, hw_index, etype=TYPE_HARDWARE, config=HW_CPU_CYCLES,
-             period=PERIOD, sample_type=S_IP | S_TID | S_TIME | S_PERIOD |
-             S_BRANCH_STACK, tracking=True, branch=B_USER | B_ANY):
-        flags = 0
-        for bit in (F_DISABLED, F_INHERIT, F_EXCLUDE_KERNEL, F_EXCLUDE_HV,
-                    F_ENABLE_ON_EXEC, F_SAMPLE_ID_ALL, F_EXCLUDE_GUEST):
-            flags |= 1 << bit
-        if tracking:
-            for bit in (F_MMAP, F_COMM, F_TASK, F_MMAP2, F_COMM_EXEC):
-                flags |= 1 << bit
-        if hw_index:
-            branch |= B_HW_INDEX
-        a = self.pack('IIQQQQQIIQQQ', etype, ATTR_SIZE, config, period,
-                      sample_type, 0, self.bitfield(flags), 0, 0, 0, 0,
-                      branch if sample_type & S_BRANCH_STACK else 0)
-        return a + b'\0' * (ATTR_SIZE - len(a))
-
-    def string(self, s):
-        """perf's header string: u32 length, NUL-padded to 64 bytes."""
-        b = s.encode() + b'\0'
-        b += b'\0' * (-len(b) % 64)
-        return self.pack('I', len(b)) + b
-
-    def build_id_record(self, rtype, bid, path, padded=False):
-        """A build ID record; PADDED: without its size, the ID zero-padded
-        to 20 bytes, as perf before 5.11 wrote it."""
-        name = path.encode() + b'\0'
-        name += b'\0' * (-len(name) % 64)
-        size = 0 if padded else min(len(bid), 20)
-        body = self.pack('i', -1) + bid[:20].ljust(20, b'\0') + \
-            bytes([size, 0, 0, 0]) + name
-        misc = MISC_USER | (0 if padded else MISC_BUILD_ID_SIZE)
-        return self.record(rtype, misc, body)
 
 
 def aarch64_branch_type(word):

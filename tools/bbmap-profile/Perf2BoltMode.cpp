@@ -9,6 +9,8 @@
 //   --ba, --basic-events, -nl   --ba
 //   --ignore-build-id        --ignore-build-id
 //   --thread-count=N, --no-threads   --threads=N, --threads=1
+//   --spe                    ARM SPE records read (bbmap-profile always
+//                            reads them)
 // with the fdata dialect of the perf2bolt of the LLVM major bbmap is built
 // against, and prints a summary in perf2bolt's words. perf2bolt's options
 // that change nothing it writes are accepted and ignored; its others are
@@ -18,6 +20,7 @@
 
 #include "DriverMode.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -63,7 +66,6 @@ constexpr ForeignOption NotImplemented[] = {
     {"relocs", false},
     {"skip-funcs", true},
     {"skip-funcs-file", true},
-    {"spe", false},
     {"use-event-pc", false},
 };
 
@@ -106,6 +108,18 @@ constexpr DefaultOnlyFlag DefaultOnly[] = {
     {"strict", true},
 };
 
+/// Whether \p Path is an AArch64 object; true when it cannot be read, which
+/// the request reports.
+bool isAArch64(StringRef Path) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return true;
+  }
+  return Obj->getBinary()->getArch() == Triple::aarch64;
+}
+
 struct Perf2BoltOptions {
   cl::OptionCategory Category{"perf2bolt options (bbmap-profile)"};
   cl::opt<std::string> Binary{cl::Positional, cl::Required,
@@ -142,6 +156,12 @@ struct Perf2BoltOptions {
                       cl::desc("Alias for --basic-events (perf2bolt 19's "
                                "name)"),
                       cl::cat(Category)};
+  cl::opt<bool> Spe{"spe",
+                    cl::desc("Read the branch records of ARM SPE data "
+                             "(perf.data of arm_spe_0/branch_filter=1/), as "
+                             "perf2bolt --spe reads perf 6.14's branch stacks "
+                             "of them; without it they are read past"),
+                    cl::cat(Category)};
   cl::opt<bool> IgnoreBuildID{
       "ignore-build-id",
       cl::desc("Continue even if the build-ids of the binary and the "
@@ -292,16 +312,30 @@ void printPreAggregatedRead(const ProfileOutcome &O) {
          << " entries\n";
 }
 
-/// perf.data of branch stacks: the samples read and those of other
-/// processes.
-void printStacksRead(const ProfileOutcome &O) {
+/// perf.data of branch stacks (with \p Spe, of ARM SPE records, as perf2bolt
+/// --spe reads perf 6.14's stacks of them): the samples read and those of
+/// other processes.
+void printStacksRead(const ProfileOutcome &O, bool Spe) {
   const ReadCounts &R = O.Read;
-  outs() << "PERF2BOLT: parse branch events...\n"
-         << "PERF2BOLT: read " << R.BinarySamples << " samples and "
+  outs() << "PERF2BOLT: parse "
+         << (Spe ? "SPE branch events in brstack-format" : "branch events")
+         << "...\n";
+  // perf 6.14's entry of a previous branch target has no prediction flag.
+  if (Spe && R.StackEntries > R.BinarySamples - R.SamplesWithoutStack)
+    printError("PERF2BOLT-WARNING: misprediction bit is missing in profile");
+  outs() << "PERF2BOLT: read " << R.BinarySamples << " samples and "
          << R.StackEntries << " " << StackWord << " entries\n";
   if (!R.Samples)
     return;
   if (R.BinarySamples && R.SamplesWithoutStack == R.BinarySamples) {
+    if (Spe) {
+      printError("PERF2BOLT-WARNING: All recorded samples for this binary "
+                 "lack SPE brstack entries. Make sure you are running Linux "
+                 "perf 6.14 or later, otherwise you get zero samples. Record "
+                 "the profile with: perf record -e "
+                 "'arm_spe_0/branch_filter=1/'.");
+      return;
+    }
     printError(Words19
                    ? "PERF2BOLT-WARNING: all recorded samples for this binary "
                      "lack LBR. Record profile with perf record -j any or run "
@@ -421,7 +455,7 @@ void printSummary(const ProfileRequest &Request, const ProfileOutcome &O,
   else if (Basic)
     printSamplesRead(O);
   else
-    printStacksRead(O);
+    printStacksRead(O, Request.Sources.front().ArmSpe);
   if (Basic) {
     if (PreAggregated && !Words19)
       outs() << "PERF2BOLT: processing basic events (without brstack)...\n";
@@ -470,6 +504,9 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
   if (Opts.Threads.getNumOccurrences() && Opts.Threads == 0)
     return refuse(ToolName, "--threads needs at least 1");
 
+  if (Opts.Spe && !isAArch64(Opts.Binary))
+    return refuse(ToolName, "-spe is available only on AArch64.");
+
   ProfileRequest Request;
   Request.LeaveAllocated = true;
   Request.BinaryPath = Opts.Binary;
@@ -479,6 +516,7 @@ int runPerf2BoltMode(ArrayRef<const char *> Args) {
                                   : ProfileFormat::PerfData;
     S.Path = Path;
     S.IgnoreBuildID = Opts.IgnoreBuildID;
+    S.ArmSpe = Opts.Spe;
     S.Threads = Opts.threads();
     Request.Sources.push_back(S);
   }

@@ -74,6 +74,12 @@ struct Instruction {
     return Kind == InstrKind::Return || Kind == InstrKind::UncondBranch ||
            Kind == InstrKind::IndirectBranch || Kind == InstrKind::Trap;
   }
+  /// A branch of any kind, calls and returns included: what ARM SPE's
+  /// branch filter keeps.
+  bool isBranch() const {
+    return Kind != InstrKind::Other && Kind != InstrKind::Nop &&
+           Kind != InstrKind::Trap;
+  }
   /// Ends a straight-line run: any branch, return or trap (not a call).
   bool endsBlock() const {
     return isBarrier() || Kind == InstrKind::CondBranch;

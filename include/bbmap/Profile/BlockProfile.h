@@ -120,8 +120,26 @@ struct FunctionFit {
   uint64_t Misfits = 0;
 };
 
+/// The operations the samples of a CountKind::Samples profile were taken
+/// at: what a block's samples are divided by before inference.
+enum class SampledOperation {
+  /// Any instruction (IP samples): a block weighs its samples per
+  /// instruction.
+  Instruction,
+  /// Branch instructions alone (ARM SPE with its branch filter): a block
+  /// weighs its samples per branch instruction, and one without a branch
+  /// has no weight (it is never sampled, whatever its count).
+  Branch,
+  /// Branch instructions, with the run before each (SPE's previous branch
+  /// target): a block without a branch weighs the samples of the branch
+  /// its executions fall through to.
+  BranchAndRun,
+};
+
 struct BlockProfile {
   CountKind Kind = CountKind::Executions;
+  /// With Kind Samples: what was sampled.
+  SampledOperation Sampled = SampledOperation::Instruction;
   /// Indexed by AddressIndex entry.
   std::vector<uint64_t> Counts;
   /// (from entry, to entry) -> count; fall-throughs and taken branches alike.
@@ -200,6 +218,20 @@ BlockProfile countBlocks(const BranchProfile &Profile,
                          const MappedBinary &Binary,
                          const InstructionDecoder &Decoder,
                          unsigned Threads = 0);
+
+/// Charges the BranchSamples of \p Profile (ARM SPE) to the blocks of
+/// \p Binary's maps as samples of branch operations, ready for inferFlow:
+/// Kind Samples, each sample to its branch's block and, when it knows the
+/// start of its run, to each block without a branch of that run that
+/// falls through to the branch's block with no branch between (every
+/// execution of such a block reaches that branch), scaled up by the share
+/// of samples that know their run (SampledOperation::BranchAndRun; Branch
+/// when none does). Counts are in units of 1/BranchSampleUnit sample.
+inline constexpr uint64_t BranchSampleUnit = 16;
+BlockProfile countBranchSamples(const BranchProfile &Profile,
+                                const MappedBinary &Binary,
+                                const InstructionDecoder &Decoder,
+                                unsigned Threads = 0);
 
 } // namespace bbmap
 

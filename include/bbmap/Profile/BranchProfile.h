@@ -95,6 +95,16 @@ struct Sample {
   uint64_t Count = 0;
 };
 
+/// A sampled branch operation (ARM SPE), with the start of the straight
+/// run that ended at it when the record has it (the previous branch
+/// target: FEAT_SPEv1p2).
+struct BranchSample {
+  uint64_t Address = 0;
+  /// 0 when unknown.
+  uint64_t RunStart = 0;
+  uint64_t Count = 0;
+};
+
 /// Records a reader skipped, and why; reported, never silently lost.
 struct SkippedRecords {
   /// Records of another binary (a `buildid:` prefix or an mmap that is not
@@ -140,6 +150,14 @@ struct BranchProfile {
   std::vector<std::string> Events;
   std::vector<Trace> Traces;
   std::vector<Sample> Samples;
+  /// ARM SPE: each sampled branch operation, taken or not (one per
+  /// record). Every execution of a branch is sampled with the same chance,
+  /// so the samples of a block's branches stand for the block's executions
+  /// (and, through the runs, those of the blocks without a branch that
+  /// fall into it): the weights counts are inferred from
+  /// (countBranchSamples, FlowInference.h), while Traces hold the records
+  /// as perf2bolt --spe reads them.
+  std::vector<BranchSample> BranchSamples;
   /// True when the input had branch information (LBR-style), false for
   /// IP samples only.
   bool HasBranches = false;

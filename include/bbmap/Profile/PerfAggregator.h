@@ -120,6 +120,10 @@ public:
     void addStack(ViewID View, llvm::ArrayRef<PerfBranch> Stack);
     /// Counts an IP sample of a process with \p View.
     void addSample(ViewID View, uint64_t IP);
+    /// Counts a sampled branch operation at \p PC (ARM SPE), for
+    /// BranchProfile::BranchSamples, with the start of the run that ended
+    /// at it (0 if unknown); its record is a stack of its own.
+    void addBranchSample(ViewID View, uint64_t PC, uint64_t RunStart);
     /// A non-empty branch stack of a process known not to map the binary.
     void skipStack(uint64_t Entries) {
       HasBranches = true;
@@ -164,6 +168,8 @@ public:
 
     llvm::DenseMap<Entry, Counts, EntryInfo> Entries;
     llvm::DenseMap<std::pair<ViewID, uint64_t>, uint64_t> Samples;
+    llvm::DenseMap<std::tuple<ViewID, uint64_t, uint64_t>, uint64_t>
+        BranchSamples;
     uint64_t OtherBinary = 0;
     bool HasBranches = false;
     ReadCounts Read;

@@ -9,7 +9,7 @@
 //   perf evlist -v -f -i DATA         (does any event sample BRANCH_STACK?)
 //   perf buildid-list -f -i DATA      (is the binary the one perf saw?)
 //   perf script -f -i DATA -F pid,event,brstack|pid,event,ip
-//               --show-mmap-events --show-task-events -G
+//               --show-mmap-events --show-task-events -G --no-itrace
 //
 // The native way answers the same questions from the file: the events'
 // sample_types, the build IDs of the BUILD_ID feature (without it, or in a
@@ -57,6 +57,10 @@ struct PerfDataOptions {
   /// Read the profile although perf recorded another build-id for the
   /// binary's name (or none of the binary's build-id).
   bool IgnoreBuildID = false;
+  /// Native: read the branch records of ARM SPE AUX data, each as the
+  /// branch stack perf 6.14 synthesizes for it (SpeTrace.h); else the
+  /// file's SPE data is read past, as perf2bolt does without --spe.
+  bool ArmSpe = true;
 };
 
 /// The perf executable: Explicit if not empty (a name without a slash is

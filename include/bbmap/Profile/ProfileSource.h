@@ -47,6 +47,9 @@ struct ProfileSource {
   /// executable for the latter (empty: $BBMAP_PERF or PATH).
   PerfDataDecoder Decoder = PerfDataDecoder::Native;
   std::string PerfPath;
+  /// perf.data: read the branch records of ARM SPE data (perf2bolt reads
+  /// them with --spe alone).
+  bool ArmSpe = true;
   /// The threads perf.data and pre-aggregated text are read on (0: the
   /// machine's hardware threads).
   unsigned Threads = 0;
