@@ -232,7 +232,6 @@ struct Queue {
   int32_t TID = -1;
   int32_t CPU = -1;
   bool Started = false;
-  bool OnHeap = false;
   /// What the samples get.
   int32_t SamplePID = -1;
   int32_t SampleTID = -1;
@@ -458,7 +457,6 @@ Error SpeStream::Impl::setUpQueue(uint32_t Index, Queue &Q) {
     return Error::success();
   Q.Timestamp = Q.Current.Timestamp;
   Heap.add(Index, Q.Timestamp);
-  Q.OnHeap = true;
   return Error::success();
 }
 
@@ -536,9 +534,8 @@ Error SpeStream::Impl::processQueues(uint64_t Until, SpeDeliver Spe) {
     Expected<bool> Done = runDecoder(Q, Index, RunUntil, Spe);
     if (!Done)
       return Done.takeError();
-    if (*Done)
-      Q.OnHeap = false;
-    else
+    // A queue that ran out of data leaves the heap for good.
+    if (!*Done)
       Heap.add(Index, RunUntil);
   }
   return Error::success();
