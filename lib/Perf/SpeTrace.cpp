@@ -357,9 +357,20 @@ Error SpeStream::Impl::setUp(const Record &R) {
                                  "6.1 numbers its samples' events from "
                                  "the first)");
   Decoding = true;
-  for (const AuxtraceIndexEntry &E : File.auxtraceIndex())
+  // Reading the index's records maps pages all over the file (and the
+  // kernel maps the pages around each): those past the record being read
+  // go back as reading goes, until the record walk or a queue comes to
+  // them.
+  uint64_t Walk = R.Offset + R.Bytes.size(), Released = Walk;
+  for (const AuxtraceIndexEntry &E : File.auxtraceIndex()) {
     if (Error Err = addIndexedBuffer(E))
       return Err;
+    if (E.Offset - Released >= PerfFile::ReleaseStep && E.Offset > Released) {
+      File.releaseBetween(Walk, E.Offset);
+      Released = E.Offset;
+    }
+  }
+  File.releaseBetween(Walk, File.bytes().size());
   DataQueued = !Queues.empty();
   return Error::success();
 }
