@@ -207,7 +207,9 @@ cl::opt<bool> PerfDataMode(
     "perf-data",
     cl::desc("Read each input as a perf.data file (file or pipe mode) and "
              "print what perf 6.1's `perf script -F pid,event,ip "
-             "--show-mmap-events --show-task-events -G --no-itrace` prints"),
+             "--show-mmap-events --show-task-events -G --no-itrace` prints "
+             "(a file with ARM SPE data: -F pid,event,ip,addr "
+             "--itrace=bi1i)"),
     cl::cat(DumpCategory));
 cl::opt<bool> PerfBranchStack(
     "brstack",
