@@ -12,7 +12,8 @@
 # with fuzz-bb-addr-map's option byte) and OUT_DIR/fuzz-bat (BAT note
 # descriptors written by BOLT 16 and 22) and OUT_DIR/fuzz-instrprof-raw
 # (raw profiles of test/instrprof, byte-swapped and malformed copies) and
-# OUT_DIR/fuzz-perf-data (test/perf's perf.data files and variants); the
+# OUT_DIR/fuzz-perf-data (test/perf's perf.data files and variants, and
+# ARM SPE files) and OUT_DIR/fuzz-spe (their AUX data); the
 # hand-written seeds of the text readers are copied from
 # fuzz/seeds/<target>/, and fuzz-bolt-yaml's crash reproducers from
 # test/profile/Inputs/fuzz-crashes.
@@ -194,6 +195,46 @@ cp "$ipin"/fuzz-crashes/indexed-* "$ip"/
 perf=$out/fuzz-perf-data
 mkdir -p "$perf"
 cp "$root"/test/perf/Inputs/recorded/*.data "$root"/test/perf/Inputs/generated/*.data "$perf"/
+# ARM SPE files of spe-scenario.py (per-CPU, per-thread, timeless, without
+# the index, a pipe, big-endian, malformed data) for fuzz-perf-data, and
+# their AUX data for fuzz-spe: each AUXTRACE record's data, prefixed with
+# the option byte 0x10 (into a built file too) and 0x00.
+spe=$out/fuzz-spe
+mkdir -p "$spe"
+n=0
+for v in "" "--per-thread" "--timeless" "--no-index" "--pipe" "--big-endian" \
+         "--extended --end-records" "--switch-events --no-context --cycles" \
+         "--time-conv short" "--corrupt record" "--corrupt header"; do
+  n=$((n + 1))
+  python3 "$root/test/tools/spe-scenario.py" -o "$perf/spe-$n.data" \
+    --seed $n --records 60 $v
+done
+python3 - "$perf" "$spe" <<'PY'
+import glob, os, struct, sys
+perf, spe = sys.argv[1:]
+for path in sorted(glob.glob(os.path.join(perf, 'spe-*.data'))):
+    d = open(path, 'rb').read()
+    e = '<' if d[:8] == b'PERFILE2' else '>'
+    size, = struct.unpack_from(e + 'Q', d, 8)
+    at = 16 if size == 16 else struct.unpack_from(e + 'Q', d, 40)[0]
+    end = len(d) if size == 16 else at + struct.unpack_from(e + 'Q', d, 48)[0]
+    k = 0
+    while at + 8 <= end:
+        rtype, _, rsize = struct.unpack_from(e + 'IHH', d, at)
+        if rsize < 8:
+            break
+        skip = 0
+        if rtype == 71:
+            skip, = struct.unpack_from(e + 'Q', d, at + 8)
+            aux = d[at + rsize:at + rsize + skip]
+            name = os.path.basename(path)[:-5]
+            for opt in (0x00, 0x10):
+                with open(os.path.join(spe, '%s-%d-%02x' % (name, k, opt)),
+                          'wb') as f:
+                    f.write(bytes([opt]) + aux)
+            k += 1
+        at += rsize + skip
+PY
 python3 "$root/test/tools/perf-malformed.py" --write-only --out "$perf" \
   "$root"/test/perf/Inputs/recorded/{plain,pipe-zstd,group-read}.data \
   "$root"/test/perf/Inputs/generated/*.data

@@ -68,9 +68,10 @@ subs = [
     ('%perf-data-gen', '%s %s' % (py, os.path.join(tools, 'perf-data-gen.py'))),
     # ARM SPE perf.data (perf record -e arm_spe_0/branch_filter=1/u) from
     # an exact trace, and the `perf` that serves its perf 6.14 brstack text
-    # to perf2bolt --spe.
+    # to perf2bolt --spe; seeded random SPE scenarios for the dumper.
     ('%spe-data-gen', '%s %s' % (py, os.path.join(tools, 'spe-data-gen.py'))),
     ('%fake-perf-spe', os.path.join(tools, 'fake-perf-spe')),
+    ('%spe-scenario', '%s %s' % (py, os.path.join(tools, 'spe-scenario.py'))),
     # The I-cache simulator of the benches (a qemu plugin), as an oracle.
     ('%icache-plugin-src', os.path.join(os.path.dirname(
         config.test_source_root), 'bench', 'tools', 'icache-plugin.c')),

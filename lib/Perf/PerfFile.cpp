@@ -688,6 +688,11 @@ void PerfFile::releaseBefore(uint64_t Offset) {
   Released = Offset;
 }
 
+void PerfFile::releaseBetween(uint64_t From, uint64_t To) {
+  if (Mapped)
+    releaseMappedPages(Buffer, std::max(From, Released), To);
+}
+
 const Event *PerfFile::eventByID(uint64_t ID) const {
   return usableID(ID) ? ByID.lookup(ID) : nullptr;
 }

@@ -7,6 +7,8 @@
 // point into the file; the stacks of samples from compressed data, whose
 // bytes do not stay, are copied into their batch. The mapped pages of the
 // file go back once no batch being filled or formatted points into them.
+// A file with ARM SPE data is read through an SpeStream, whose records
+// become lines of their own (their values copied into the line).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "bbmap/Perf/EventName.h"
 #include "bbmap/Perf/EventQueue.h"
 #include "bbmap/Perf/SampleDelivery.h"
+#include "bbmap/Perf/SpeTrace.h"
 #include "bbmap/Support/ByteReader.h"
 #include "bbmap/Support/OutputBuffer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -59,6 +62,10 @@ struct ScriptLine {
     IP,
     /// A sample's branch stack; without entries, the head alone.
     Branches,
+    /// A sample's ADDR (-F ...,addr), then its IP.
+    AddrIP,
+    /// A sample's ADDR, without IP.
+    AddrOnly,
   };
   LineKind Kind = Text;
   /// The event has TID: the line starts with the PID.
@@ -67,8 +74,10 @@ struct ScriptLine {
   /// Text: the line; IP and Branches: the event's name, right-justified to
   /// the widest, and ": ".
   StringRef Head;
-  /// IP: the IP; Branches: the number of entries.
+  /// IP and AddrIP: the IP; Branches: the number of entries.
   uint64_t Value = 0;
+  /// AddrIP and Addr: the ADDR.
+  uint64_t Addr = 0;
   /// Branches: the entries, in the file's byte order.
   const uint8_t *Entries = nullptr;
 };
@@ -169,13 +178,16 @@ char *putHexDigits(char *P, uint64_t V) {
   return End;
 }
 
-/// " %16lx": the IP right-aligned in 16 columns.
-char *putIP(char *P, uint64_t IP) {
-  unsigned Digits = (64 - countl_zero(IP | 1) + 3) / 4;
-  for (unsigned Column = Digits; Column < 17; ++Column)
+/// "%*lx": \p V right-aligned in \p Width columns.
+char *putHexColumn(char *P, uint64_t V, unsigned Width) {
+  unsigned Digits = (64 - countl_zero(V | 1) + 3) / 4;
+  for (unsigned Column = Digits; Column < Width; ++Column)
     *P++ = ' ';
-  return putHexDigits(P, IP);
+  return putHexDigits(P, V);
 }
+
+/// " %16lx": the IP right-aligned in 16 columns.
+char *putIP(char *P, uint64_t IP) { return putHexColumn(P, IP, 17); }
 
 StringRef typeName(const BranchFlags &F) {
   if (F.Type == BranchTypeExtendABI)
@@ -217,15 +229,21 @@ void formatLine(const ScriptLine &L, EntryStyle Style, OutputBuffer &Out) {
   Out.append(L.Head);
   if (L.Kind == ScriptLine::Text)
     return;
-  if (L.Kind == ScriptLine::IP)
+  if (L.Kind == ScriptLine::IP) {
     Out.commit(putIP(Out.reserve(17), L.Value));
-  else
+  } else if (L.Kind == ScriptLine::AddrIP || L.Kind == ScriptLine::AddrOnly) {
+    char *P = putHexColumn(Out.reserve(16 + 17), L.Addr, 16);
+    if (L.Kind == ScriptLine::AddrIP)
+      P = putIP(P, L.Value);
+    Out.commit(P);
+  } else {
     for (uint64_t I = 0; I < L.Value; ++I) {
       // The entries come from memory, read once: asked for ahead.
       __builtin_prefetch(L.Entries + BranchEntrySize * I + 512);
       Out.commit(putBranch(Out.reserve(MaxBranchText),
                            L.Entries + BranchEntrySize * I, Style));
     }
+  }
   char *P = Out.reserve(1);
   *P = '\n';
   Out.commit(P + 1);
@@ -250,9 +268,19 @@ public:
         Style{File.order(), PipeSwapQuirk} {}
 
   Error print() {
-    Error E = deliverInOrder(
-        File, [&](const Record &R) { return deliver(R); }, {},
-        [&] { return inUse(); });
+    Error E = Error::success();
+    if (Opts.DecodeSpe && !Opts.BranchStack) {
+      SpeStream Stream(File);
+      Spe = &Stream;
+      E = Stream.deliver([&](const Record &R) { return deliver(R); },
+                         [&](const SpeSample &S) { return addSpe(S); }, {},
+                         [&] { return inUse(); });
+      Spe = nullptr;
+    } else {
+      E = deliverInOrder(
+          File, [&](const Record &R) { return deliver(R); }, {},
+          [&] { return inUse(); });
+    }
     submit();
     Out.finish();
     return E;
@@ -260,6 +288,12 @@ public:
 
 private:
   Error deliver(const Record &R);
+  Error addSpe(const SpeSample &S);
+  /// Fixes the name width and whether samples have the addr column, at
+  /// the first sample.
+  void startSamples();
+  /// Counts \p Bytes of input into the batch, which goes when full.
+  void account(size_t Bytes);
   Error addSample(const Record &R, const Event *E);
   Error addRecord(const Record &R, const Event *E);
   /// Writes the text of a record other than a sample, if perf script
@@ -286,6 +320,14 @@ private:
   /// halves and branch flags keep their big-endian places.
   bool PipeSwapQuirk;
   EntryStyle Style;
+  /// The SPE records' stream while printing through one.
+  SpeStream *Spe = nullptr;
+  /// The first sample came: NameWidth and SpeText are fixed.
+  bool Started = false;
+  /// Samples print as -F pid,event,ip,addr with SPE records' samples.
+  bool SpeText = false;
+  /// The heads of the samples perf synthesizes from SPE records.
+  StringRef BranchMissHead, InstructionsHead;
   /// perf's name_width: the longest event name, taken at the first sample.
   size_t NameWidth = 0;
   DenseMap<const Event *, std::string> Names;
@@ -306,10 +348,32 @@ const std::string &ScriptPrinter::nameOf(const Event &E) {
   return It->second;
 }
 
+/// The names of the events perf synthesizes for --itrace=bi1i.
+constexpr StringRef BranchMissName = "branch-miss";
+constexpr StringRef InstructionsName = "instructions";
+
+void ScriptPrinter::startSamples() {
+  if (Started)
+    return;
+  Started = true;
+  for (const std::unique_ptr<Event> &Ev : File.events())
+    NameWidth = std::max(NameWidth, nameOf(*Ev).size());
+  SpeText = Spe && Spe->decoding();
+  if (!SpeText)
+    return;
+  NameWidth =
+      std::max({NameWidth, BranchMissName.size(), InstructionsName.size()});
+  auto Head = [&](StringRef Name) {
+    std::string Text;
+    raw_string_ostream(Text) << right_justify(Name, NameWidth) << ": ";
+    return copyInto(HeadText, Text);
+  };
+  BranchMissHead = Head(BranchMissName);
+  InstructionsHead = Head(InstructionsName);
+}
+
 StringRef ScriptPrinter::headOf(const Event &E) {
-  if (!NameWidth)
-    for (const std::unique_ptr<Event> &Ev : File.events())
-      NameWidth = std::max(NameWidth, nameOf(*Ev).size());
+  startSamples();
   auto [It, New] = Heads.try_emplace(&E);
   if (New) {
     std::string Head;
@@ -345,6 +409,13 @@ Error ScriptPrinter::addSample(const Record &R, const Event *E) {
     if (Opts.BranchStack && As->Attr.has(sample::BranchStack)) {
       L.Value = S.BranchCount;
       L.Entries = Entries;
+    } else if (SpeText) {
+      // -F ...,addr: the ADDR of every sample (0 without one), perf 6.1
+      // lets a file with the AUXTRACE feature print it.
+      L.Kind =
+          As->Attr.has(sample::IP) ? ScriptLine::AddrIP : ScriptLine::AddrOnly;
+      L.Value = S.IP;
+      L.Addr = S.Addr;
     } else if (!Opts.BranchStack && As->Attr.has(sample::IP)) {
       L.Kind = ScriptLine::IP;
       L.Value = S.IP;
@@ -445,10 +516,36 @@ Error ScriptPrinter::deliver(const Record &R) {
   const Event *E = File.eventOf(R);
   if (Error Err = R.Type == record::Sample ? addSample(R, E) : addRecord(R, E))
     return Err;
-  Current.RecordBytes += R.Bytes.size();
+  account(R.Bytes.size());
+  return Error::success();
+}
+
+Error ScriptPrinter::addSpe(const SpeSample &S) {
+  // arm_spe_sample's order: the branch miss, then the instruction.
+  startSamples();
+  ScriptLine L;
+  L.HasPID = true;
+  L.PID = S.PID;
+  L.Kind = ScriptLine::AddrIP;
+  L.Value = S.Record.PC;
+  if (S.Record.mispredicted()) {
+    L.Head = BranchMissHead;
+    L.Addr = S.Record.Target;
+    Current.Lines.push_back(L);
+  }
+  L.Head = InstructionsHead;
+  L.Addr = S.Record.DataVirt;
+  Current.Lines.push_back(L);
+  // About the bytes of an SPE record: batches of SPE samples stay as
+  // large as those of other records.
+  account(64);
+  return Error::success();
+}
+
+void ScriptPrinter::account(size_t Bytes) {
+  Current.RecordBytes += Bytes;
   if (Current.RecordBytes >= Opts.BatchBytes)
     submit();
-  return Error::success();
 }
 
 void ScriptPrinter::submit() {

@@ -232,7 +232,6 @@ struct Queue {
   int32_t TID = -1;
   int32_t CPU = -1;
   bool Started = false;
-  bool OnHeap = false;
   /// What the samples get.
   int32_t SamplePID = -1;
   int32_t SampleTID = -1;
@@ -358,9 +357,20 @@ Error SpeStream::Impl::setUp(const Record &R) {
                                  "6.1 numbers its samples' events from "
                                  "the first)");
   Decoding = true;
-  for (const AuxtraceIndexEntry &E : File.auxtraceIndex())
+  // Reading the index's records maps pages all over the file (and the
+  // kernel maps the pages around each): those past the record being read
+  // go back as reading goes, until the record walk or a queue comes to
+  // them.
+  uint64_t Walk = R.Offset + R.Bytes.size(), Released = Walk;
+  for (const AuxtraceIndexEntry &E : File.auxtraceIndex()) {
     if (Error Err = addIndexedBuffer(E))
       return Err;
+    if (E.Offset - Released >= PerfFile::ReleaseStep && E.Offset > Released) {
+      File.releaseBetween(Walk, E.Offset);
+      Released = E.Offset;
+    }
+  }
+  File.releaseBetween(Walk, File.bytes().size());
   DataQueued = !Queues.empty();
   return Error::success();
 }
@@ -458,7 +468,6 @@ Error SpeStream::Impl::setUpQueue(uint32_t Index, Queue &Q) {
     return Error::success();
   Q.Timestamp = Q.Current.Timestamp;
   Heap.add(Index, Q.Timestamp);
-  Q.OnHeap = true;
   return Error::success();
 }
 
@@ -536,9 +545,8 @@ Error SpeStream::Impl::processQueues(uint64_t Until, SpeDeliver Spe) {
     Expected<bool> Done = runDecoder(Q, Index, RunUntil, Spe);
     if (!Done)
       return Done.takeError();
-    if (*Done)
-      Q.OnHeap = false;
-    else
+    // A queue that ran out of data leaves the heap for good.
+    if (!*Done)
       Heap.add(Index, RunUntil);
   }
   return Error::success();

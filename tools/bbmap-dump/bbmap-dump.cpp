@@ -207,12 +207,20 @@ cl::opt<bool> PerfDataMode(
     "perf-data",
     cl::desc("Read each input as a perf.data file (file or pipe mode) and "
              "print what perf 6.1's `perf script -F pid,event,ip "
-             "--show-mmap-events --show-task-events -G --no-itrace` prints"),
+             "--show-mmap-events --show-task-events -G --no-itrace` prints "
+             "(a file with ARM SPE data: -F pid,event,ip,addr "
+             "--itrace=bi1i)"),
     cl::cat(DumpCategory));
 cl::opt<bool> PerfBranchStack(
     "brstack",
     cl::desc("With --perf-data: print branch stacks (perf script -F "
              "pid,event,brstack) instead of IPs"),
+    cl::cat(DumpCategory));
+cl::opt<bool> PerfNoItrace(
+    "no-itrace",
+    cl::desc("With --perf-data: do not decode ARM SPE AUX data (print what "
+             "perf script --no-itrace prints; without this, a file with SPE "
+             "data prints as -F pid,event,ip,addr --itrace=bi1i)"),
     cl::cat(DumpCategory));
 cl::opt<uint64_t> PerfBatchBytes(
     "perf-batch-bytes",
@@ -799,6 +807,7 @@ int main(int argc, char **argv) {
   if (PerfDataMode) {
     perf::PerfScriptOptions Opts;
     Opts.BranchStack = PerfBranchStack;
+    Opts.DecodeSpe = !PerfNoItrace;
     Opts.BatchBytes = PerfBatchBytes;
     return runPerfData(InputFiles, Opts, Ctx.Out, Ctx.Diag);
   }

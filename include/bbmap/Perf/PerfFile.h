@@ -81,6 +81,9 @@ public:
   /// size then holds only the pages of the records in use. Nothing happens
   /// for a buffer that is not a mapping.
   void releaseBefore(uint64_t Offset);
+  /// Gives back the mapped pages within [\p From, \p To) (a reader that
+  /// looked ahead, into pages the record walk comes to later).
+  void releaseBetween(uint64_t From, uint64_t To);
   /// How far a reader goes between two calls of releaseBefore: often
   /// enough to bound memory, seldom enough to cost nothing.
   static constexpr uint64_t ReleaseStep = 64 << 20;

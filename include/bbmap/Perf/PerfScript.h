@@ -7,6 +7,19 @@
 // util/event.c): samples, MMAP/MMAP2, COMM, FORK and EXIT records in
 // perf's delivery order (EventQueue.h), byte for byte.
 //
+// A file with ARM SPE AUX data (an AUXTRACE_INFO of ARM SPE and an event
+// of its PMU, SpeTrace.h) is printed, without BranchStack and unless
+// DecodeSpe is off, as
+//   perf script -F pid,event,ip,addr --show-mmap-events
+//               --show-task-events -G --itrace=bi1i -i FILE
+// prints it: each SPE record becomes a `branch-miss` sample (addr the
+// branch target) if it was mispredicted, then an `instructions` sample
+// (addr the data virtual address), both at its PC, between the other
+// records where perf 6.1 synthesizes them, and every sample has the addr
+// column; event names are padded to the widest of the file's and the two
+// synthesized ones. Whether the file is printed so is decided at its
+// first sample (perf record writes AUXTRACE_INFO before any).
+//
 // The calling thread reads the records, orders them and decodes them (every
 // check, in order); it cuts the delivered records into batches of lines
 // that point into the file, which OrderedOutput's threads format and write
@@ -30,6 +43,9 @@ namespace bbmap::perf {
 struct PerfScriptOptions {
   /// -F pid,event,brstack instead of -F pid,event,ip.
   bool BranchStack = false;
+  /// Decode ARM SPE AUX data (--itrace=bi1i, -F ...,addr); off: print the
+  /// file as --no-itrace does.
+  bool DecodeSpe = true;
   /// A batch, formatted by one task, ends after the record that brings the
   /// bytes of its records to this many (about the size of its text).
   size_t BatchBytes = 512 << 10;

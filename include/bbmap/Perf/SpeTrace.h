@@ -168,9 +168,8 @@ public:
   /// The event of the SPE PMU's type (perf's first), or null.
   const Event *auxEvent() const;
 
-  class Impl;
-
 private:
+  class Impl;
   std::unique_ptr<Impl> I;
 };
 
