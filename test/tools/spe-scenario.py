@@ -47,8 +47,15 @@ operation type of the reserved class); --per-thread-context keeps the
 CONTEXT packets of a per-thread recording (perf 6.1 fails on them).
 """
 import argparse
+import os
 import random
 import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perfdata_writer  # noqa: E402
+from perfdata_writer import (  # noqa: E402
+    ATTR_SIZE, data_offset, event_desc, write_file)
 
 # Record types.
 MMAP2, COMM, EXIT, FORK, SAMPLE, AUX, ITRACE_START = 10, 3, 4, 7, 9, 11, 12
@@ -66,14 +73,9 @@ F_MMAP, F_COMM, F_TASK, F_SAMPLE_ID_ALL, F_MMAP2, F_COMM_EXEC = \
 F_CONTEXT_SWITCH = 26
 FEAT_HOSTNAME, FEAT_CMDLINE, FEAT_EVENT_DESC = 3, 11, 12
 FEAT_CPUID, FEAT_AUXTRACE = 9, 18
-ATTR_SIZE = 128
 SPE_PMU_TYPE = 8
 AUXTRACE_ARM_SPE = 4
 SPE_ID, DUMMY_ID, CYCLES_ID = 100, 200, 300
-
-
-def reverse_bits64(v):
-    return int('{:064b}'.format(v)[::-1], 2)
 
 
 M64 = (1 << 64) - 1
@@ -90,32 +92,15 @@ def tsc_to_perf_time(cyc, tc):
             (((rem * tc['mult']) & M64) >> shift)) & M64
 
 
-class Writer:
-    def __init__(self, big):
-        self.e = '>' if big else '<'
-        self.big = big
-
-    def pack(self, fmt, *args):
-        return struct.pack(self.e + fmt, *args)
-
+class Writer(perfdata_writer.Writer):
     def record(self, rtype, misc, body):
         assert len(body) % 8 == 0, rtype
-        return self.pack('IHH', rtype, misc, 8 + len(body)) + body
+        return super().record(rtype, misc, body)
 
     def attr(self, etype, config, period, sample_type, flags):
-        bits = 0
-        for b in flags:
-            bits |= 1 << b
-        if self.big:
-            bits = reverse_bits64(bits)
-        a = self.pack('IIQQQQQ', etype, ATTR_SIZE, config, period,
-                      sample_type, 0, bits)
-        return a + b'\0' * (ATTR_SIZE - len(a))
-
-    def string(self, s):
-        b = s.encode() + b'\0'
-        b += b'\0' * (-len(b) % 64)
-        return self.pack('I', len(b)) + b
+        """An attr with the F_* bits FLAGS set."""
+        return self.attr_raw(etype, config, period, sample_type, 0,
+                             sum(1 << b for b in flags))
 
 
 def le64(v):
@@ -470,62 +455,27 @@ def main():
         for attr, ids, nm in events:
             nb = name_bytes(nm)
             out.write(w.record(78, 0, w.pack('QQ', 2, ids[0]) + nb))
-        data_start = out.tell()
-    else:
-        out.write(b'\0' * 104)
-        attrs_at = out.tell()
-        ids_at = attrs_at + len(events) * (ATTR_SIZE + 16)
-        at = ids_at
-        for attr, ids, _ in events:
-            out.write(attr + w.pack('QQ', at, 8 * len(ids)))
-            at += 8 * len(ids)
-        for _, ids, _ in events:
-            for i in ids:
-                out.write(w.pack('Q', i))
-        data_start = out.tell()
-    for r in head:
-        out.write(r)
+        out.write(b''.join(head + [b''.join(item[1:]) for item in body]))
+        out.close()
+        return
+    start = data_offset(events)
+    data = b''.join(head)
     index = []
     for item in body:
         if item[0] == 'aux':
-            index.append((out.tell(), len(item[1])))
-            out.write(item[1])
-            out.write(item[2])
-        else:
-            out.write(item[1])
-    if opts.pipe:
-        out.close()
-        return
-    data_size = out.tell() - data_start
+            index.append((start + len(data), len(item[1])))
+        data += b''.join(item[1:])
     feats = {
         FEAT_HOSTNAME: w.string('spe-scenario'),
         FEAT_CPUID: w.string('0x00000000410fd0c0'),
         FEAT_CMDLINE: w.pack('I', 2) + w.string('perf') + w.string('record'),
-        FEAT_EVENT_DESC: w.pack('II', len(events), ATTR_SIZE) + b''.join(
-            attr + w.pack('I', len(ids)) + w.string(nm) +
-            b''.join(w.pack('Q', i) for i in ids)
-            for attr, ids, nm in events),
+        FEAT_EVENT_DESC: event_desc(w, events),
     }
     if not opts.no_index:
         feats[FEAT_AUXTRACE] = w.pack('Q', len(index)) + b''.join(
             w.pack('QQ', o, s) for o, s in index)
-    table_at = out.tell()
-    at = table_at + 16 * len(feats)
-    table = b''
-    for bit in sorted(feats):
-        table += w.pack('QQ', at, len(feats[bit]))
-        at += len(feats[bit])
-    out.write(table)
-    for bit in sorted(feats):
-        out.write(feats[bit])
-    bitmap = sum(1 << bit for bit in feats)
-    out.seek(0)
-    out.write(w.pack('QQQ', 0x32454c4946524550, 104, ATTR_SIZE + 16))
-    out.write(w.pack('QQQQQQ', attrs_at, len(events) * (ATTR_SIZE + 16),
-                     data_start, data_size, 0, 0))
-    out.write(w.pack('QQQQ', bitmap, 0, 0, 0))
+    write_file(out, w, events, data, feats)
     out.close()
-
 
 if __name__ == '__main__':
     main()
