@@ -40,7 +40,6 @@ WL=(--memdb --verify --size "$SIZE")
 CFLAGS=(-O2 -ffunction-sections -no-pie -DSQLITE_THREADSAFE=0
   -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQLITE" -fuse-ld=lld)
 status=0
-cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 
 run plugins.cc cc -O2 -shared -fPIC -o bin/trace.so "$ET/trace-plugin.c"
 run plugins.cc cc -O2 -shared -fPIC -I"$ET" -o bin/icache.so \

@@ -99,7 +99,6 @@ CFLAGS=(-O2 -ffunction-sections -no-pie -DSQLITE_THREADSAFE=0
 status=0
 
 # cc22 NAME FLAGS...: builds speedtest1 as NAME with clang-22.
-cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 
 # The baseline and the profiled binaries.
 cc22 plain

@@ -288,12 +288,6 @@ bolt_build() {
   printf '%s\n' "$s" >"bolt-$tag.stamp"
 }
 
-# exec_range BIN: the hex range [LO, HI) of BIN's executable segments.
-exec_range() {
-  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import elfinfo
-r = elfinfo.Elf(sys.argv[2]).exec_ranges
-print("%x-%x" % (min(a for a, _ in r), max(b for _, b in r)))' "$ET" "$1"
-}
 
 # simulate BIN RUN: BIN under qemu ($QEMU) with the I1 of every placement
 # on RUN's arguments; the result in sim/KEY.ic, KEY from the binary, the

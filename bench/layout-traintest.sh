@@ -119,7 +119,6 @@ start=$(date +%s)
 CFLAGS=(-O2 -ffunction-sections -no-pie -DSQLITE_THREADSAFE=0
   -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_RTREE -I"$SQLITE" -fuse-ld=lld)
 status=0
-cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 # args RUN: speedtest1's arguments for RUN.
 args() { echo "${WL[*]} ${RUN_ARGS[$1]}"; }
 # check_run WHAT RUN FILE: FILE is what plain printed for RUN (lib.sh's

@@ -165,6 +165,34 @@ same_text() {
   fi
   rm -f "$1.text.bin" "$2.text.bin"
 }
+# cc22 NAME FLAGS...: speedtest1 built by clang-22 with the caller's CFLAGS.
+cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
+# exec_range BIN: the hex range [LO, HI) of BIN's executable segments.
+exec_range() {
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import elfinfo
+r = elfinfo.Elf(sys.argv[2]).exec_ranges
+print("%x-%x" % (min(a for a, _ in r), max(b for _, b in r)))' "$TOOLS/exact-trace" "$1"
+}
+# arm64_speedtest: Debian's arm64 cross sysroot (SYSROOT, checked), QEMU to
+# run its programs and the CFLAGS of speedtest1 for it (clang-22 -O2
+# -ffunction-sections -no-pie, lld), as arm64-sqlite.sh builds it.
+arm64_speedtest() {
+  SYSROOT=/usr/aarch64-linux-gnu
+  [ -f "$SYSROOT/lib/crt1.o" ] || die "no arm64 sysroot in $SYSROOT (run scripts/bootstrap.sh)"
+  QEMU=(qemu-aarch64 -L "$SYSROOT")
+  CFLAGS=(--target=aarch64-linux-gnu -O2 -ffunction-sections -no-pie
+    -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQLITE" -fuse-ld=lld)
+}
+# qemu_plugins: the exact-trace plugins (bin/trace.so, bin/count.so) and
+# the I-cache simulator (bin/icache.so), built for qemu-user.
+qemu_plugins() {
+  local et=$TOOLS/exact-trace
+  step "plugins"
+  run plugins.cc cc -O2 -shared -fPIC -o bin/trace.so "$et/trace-plugin.c"
+  run plugins.cc cc -O2 -shared -fPIC -o bin/count.so "$et/count-plugin.c"
+  run plugins.cc cc -O2 -shared -fPIC -I"$et" -o bin/icache.so \
+    "$BENCH/tools/icache-plugin.c"
+}
 # cachegrind NAME ARGS...: runs ./NAME ARGS under cachegrind (files
 # cg/NAME.*; output checked) and sets CG_IR, CG_I1 and CG_LLI to its
 # instructions, I1 misses and LLi misses.

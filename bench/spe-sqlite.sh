@@ -53,8 +53,6 @@ for t in clang-22 llvm-bolt-22 perf2bolt-22 llvm-size-22 qemu-aarch64 cc \
   python3; do
   command -v "$t" >/dev/null || die "$t not found (run scripts/bootstrap.sh)"
 done
-SYSROOT=/usr/aarch64-linux-gnu
-[ -f "$SYSROOT/lib/crt1.o" ] || die "no arm64 sysroot in $SYSROOT (run scripts/bootstrap.sh)"
 SIZE=${SIZE:-5} PLACEMENTS=${PLACEMENTS:-2}
 TRAIN_SIZE=${TRAIN_SIZE:-$SIZE}
 RATES=${RATES:-1024 4096 16384 65536}
@@ -75,17 +73,10 @@ start=$(date +%s)
 } | tee meta.txt
 
 WL=(--memdb --verify --size "$SIZE") TWL=(--memdb --verify --size "$TRAIN_SIZE")
-CFLAGS=(--target=aarch64-linux-gnu -O2 -ffunction-sections -no-pie
-  -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQLITE" -fuse-ld=lld)
-QEMU=(qemu-aarch64 -L "$SYSROOT")
+arm64_speedtest
 status=0
-cc22() { build_speedtest clang-22 "$SQLITE" "$@"; }
 
-step "plugins"
-run plugins.cc cc -O2 -shared -fPIC -o bin/trace.so "$ET/trace-plugin.c"
-run plugins.cc cc -O2 -shared -fPIC -o bin/count.so "$ET/count-plugin.c"
-run plugins.cc cc -O2 -shared -fPIC -I"$ET" -o bin/icache.so \
-  "$BENCH/tools/icache-plugin.c"
+qemu_plugins
 mkdir -p fakeperf
 ln -sf "$TOOLS/fake-perf-spe" fakeperf/perf
 
@@ -159,12 +150,6 @@ for n in $RATES; do
 done
 cat quality.md
 
-# exec_range BIN: the hex range [LO, HI) of BIN's executable segments.
-exec_range() {
-  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import elfinfo
-r = elfinfo.Elf(sys.argv[2]).exec_ranges
-print("%x-%x" % (min(a for a, _ in r), max(b for _, b in r)))' "$ET" "$1"
-}
 # layout NAME PROFILE-ARGS...: builds NAME with the layout of a profile.
 layout() {
   local b=$1; shift
@@ -197,7 +182,7 @@ for b in "${builds[@]}"; do
   for ((k = 0; k < PLACEMENTS; k++)); do
     delta=$((k * 4096 / PLACEMENTS))
     step "icache $b placement +$delta"
-    "${QEMU[@]}" -plugin "bin/icache.so,out=$b.$k.ic,shift=$range+$delta" ./$b "${WL[@]}" >"$b.$k.out"
+    "${QEMU[@]}" -plugin "bin/icache.so,out=$b.$k.ic,shift=$range+$delta" "./$b" "${WL[@]}" >"$b.$k.out"
     check_out "$b under icache-plugin" "$b.$k.out"
     awk '/^# misses/ { print $3 }' "$b.$k.ic" >>"$b.misses"
   done
