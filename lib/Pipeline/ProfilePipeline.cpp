@@ -873,18 +873,18 @@ Error ProfileRun::chargeBlocks() {
   Counted = CountedOn ? CountedOn->Binary.get() : Binary.get();
   CountedDecoder = CountedOn ? CountedOn->Decoder.get() : Decoder.get();
   Phases.start("count", "charge the profile to blocks");
+  bool Infers = R.InferCounts || writesLayout() || Profiled;
   // SPE's branch samples say how often each branch ran, where its branch
   // records (Traces) say little more than a sample each: counts to infer
   // are inferred from them (on the binary they were recorded on).
-  bool FromBranchSamples = !YAML && !Input && !Profile.BranchSamples.empty() &&
-                           (R.InferCounts || writesLayout() || Profiled);
+  bool FromBranchSamples =
+      !YAML && !Input && !Profile.BranchSamples.empty() && Infers;
   Blocks =
       YAML ? chargeYAML(*YAML, *Counted, *CountedDecoder)
       : FromBranchSamples
           ? countBranchSamples(Profile, *Counted, *CountedDecoder, R.Threads)
           : countBlocks(Profile, *Counted, *CountedDecoder, R.Threads);
-  if (Blocks.Kind == CountKind::Samples &&
-      (R.InferCounts || writesLayout() || Profiled)) {
+  if (Blocks.Kind == CountKind::Samples && Infers) {
     Phases.start("infer", "infer block and edge counts");
     Origin.Inference =
         inferFlow(Blocks, *Counted, *CountedDecoder, R.Solver, R.Threads);
